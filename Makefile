@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sch_htbx - user entry points. A thin front end: the module is built by
+# Kbuild, the tc plugin by tc/Makefile, the guest tools by tools/Makefile,
+# the unit tests by tests/unit/Makefile.
+#
+#   make			module for both pinned Debian kernels + tc plugin + tools
+#   make KVER=<release>		module for one kernel (cache or /lib/modules/<release>/build)
+#   make KERNELDIR=<dir>	module for one header tree
+#   make check			unit tests, plugin tests, VM suites on both kernels
+#   make demo			boot a VM, shape three flows with htbx and htb, print a table
+#   make install		module (modules_install + depmod) and q_htbx.so, honours DESTDIR
+#   make dkms-install		sources into /usr/src/sch_htbx-$(VERSION) and dkms add
+#   make clean / distclean	build output / also the kernel cache
+#
+# Quiet unless V=1.
+
+include scripts/versions.mk
+
+TOP		:= $(CURDIR)
+HTBX_CACHE	?= $(TOP)/.cache
+export HTBX_CACHE
+VERSION		:= $(shell git -C $(TOP) describe --always --dirty 2>/dev/null || echo 0.1)
+PREFIX		?= /usr
+DESTDIR		?=
+DEPMOD		?= depmod
+LINES		?= 6.1 6.12
+
+ifeq ($(V),1)
+Q :=
+MAKEFLAGS_SUB :=
+else
+Q := @
+MAKEFLAGS_SUB := -s
+endif
+
+cache_tree = $(HTBX_CACHE)/kernels/$(1)/root/usr/src/linux-headers-$(1)
+
+# Which kernel trees "make" builds for: build/<release>/sch_htbx.ko each.
+ifneq ($(KERNELDIR),)
+KTREES := $(KERNELDIR)
+else ifneq ($(KVER),)
+KTREES := $(if $(wildcard $(call cache_tree,$(KVER))),$(call cache_tree,$(KVER)),/lib/modules/$(KVER)/build)
+else
+KRELS  := $(foreach l,$(LINES),$(KREL_$(subst .,_,$(l))))
+KTREES := $(foreach r,$(KRELS),$(call cache_tree,$(r)))
+endif
+
+# Files the module is built from; linked into build/<release>/ so that two
+# kernels can be built side by side from one checkout.
+MODULE_SRCS := Kbuild sch_htbx.c htbx_core.h psched_clock.h compat include
+
+.PHONY: all setup module tc tools check unit demo install install-module install-tc \
+	dkms-install dkms-uninstall clean distclean kernels help
+
+all: module tc tools
+
+kernels:
+	$(Q)$(TOP)/scripts/fetch-kernels $(LINES) >/dev/null
+
+# One module build per tree. The release is read from the tree itself.
+module: $(if $(KERNELDIR)$(KVER),,kernels)
+	$(Q)set -e; for kd in $(KTREES); do \
+		rel=$$(cat $$kd/include/config/kernel.release); \
+		out=$(TOP)/build/$$rel; mkdir -p $$out; \
+		for f in $(MODULE_SRCS); do ln -sfn $(TOP)/$$f $$out/$$f; done; \
+		echo "  MODULE  build/$$rel/sch_htbx.ko"; \
+		$(MAKE) $(MAKEFLAGS_SUB) -C $$kd M=$$out HTBX_VERSION=$(VERSION) \
+			$(if $(V),V=$(V)) modules; \
+	done
+
+tc:
+	$(Q)$(MAKE) $(MAKEFLAGS_SUB) -C tc
+
+tools:
+	$(Q)$(MAKE) $(MAKEFLAGS_SUB) -C tools
+
+unit:
+	$(Q)$(MAKE) $(MAKEFLAGS_SUB) -C tests/unit check
+
+# Installs missing Debian packages and fetches the pinned kernels.
+setup:
+	$(Q)$(TOP)/scripts/setup
+
+check: setup
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(TOP)/tests/run-all
+
+demo: setup
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(TOP)/scripts/demo
+
+install: install-module install-tc
+
+install-module:
+	$(Q)set -e; for kd in $(if $(KERNELDIR)$(KVER),$(KTREES),/lib/modules/$$(uname -r)/build); do \
+		rel=$$(cat $$kd/include/config/kernel.release); \
+		out=$(TOP)/build/$$rel; mkdir -p $$out; \
+		for f in $(MODULE_SRCS); do ln -sfn $(TOP)/$$f $$out/$$f; done; \
+		$(MAKE) $(MAKEFLAGS_SUB) -C $$kd M=$$out modules; \
+		$(MAKE) $(MAKEFLAGS_SUB) -C $$kd M=$$out \
+			$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install; \
+		$(DEPMOD) $(if $(DESTDIR),-b $(DESTDIR)) $$rel; \
+	done
+
+install-tc:
+	$(Q)$(MAKE) $(MAKEFLAGS_SUB) -C tc install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
+dkms-install:
+	$(Q)$(TOP)/scripts/dkms-install $(VERSION)
+
+dkms-uninstall:
+	$(Q)$(TOP)/scripts/dkms-install --remove $(VERSION)
+
+clean:
+	$(Q)rm -rf build
+	$(Q)$(MAKE) $(MAKEFLAGS_SUB) -C tc clean
+	$(Q)$(MAKE) $(MAKEFLAGS_SUB) -C tools clean
+	$(Q)$(MAKE) $(MAKEFLAGS_SUB) -C tests/unit clean
+
+distclean: clean
+	$(Q)rm -rf $(HTBX_CACHE)
+
+help:
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * pkt_sched_htbx.h - netlink interface of the htbx queueing discipline.
+ *
+ * Shared by sch_htbx.ko, the tc plugin q_htbx.so and the tests. This file is
+ * append-only: attribute numbers, struct layouts and constants never change
+ * meaning once released; new things are added at the end.
+ *
+ * Units: rates are bytes per second (64 bit), sizes are bytes, times are
+ * nanoseconds. There are no rate tables and no "ticks": the kernel computes
+ * transmission times itself from rate and length.
+ *
+ * One attribute space serves both the qdisc and its classes (as TCA_HTB_*
+ * does); the kernel rejects a qdisc attribute on a class and vice versa.
+ */
+#ifndef _UAPI_LINUX_PKT_SCHED_HTBX_H
+#define _UAPI_LINUX_PKT_SCHED_HTBX_H
+
+#include <linux/types.h>
+
+#define HTBX_VERSION		1	/* of this interface; see TCA_HTBX_VERSION */
+
+#define HTBX_MAXDEPTH		8	/* levels of the class tree, leaves included */
+#define HTBX_NUMPRIO		8	/* prio 0 (served first) .. 7 */
+#define HTBX_MAX_RATE		1000000000000ULL /* bytes/s (8 Tbit/s) */
+#define HTBX_MIN_QUANTUM	1000	/* clamp bounds of a derived quantum */
+#define HTBX_MAX_QUANTUM	200000
+#define HTBX_DEFAULT_R2Q	10
+
+/*
+ * Default burst when a class gives none: the bytes the rate sends in
+ * HTBX_DEFAULT_BURST_NS, but never less than HTBX_DEFAULT_BURST_MIN_MTUS
+ * times the class mtu. Time based, so it does not depend on CONFIG_HZ or on
+ * /proc/net/psched. The same rule gives cburst from ceil.
+ */
+#define HTBX_DEFAULT_BURST_NS		1000000ULL	/* 1 ms */
+#define HTBX_DEFAULT_BURST_MIN_MTUS	2
+#define HTBX_DEFAULT_MTU		1600
+
+enum {
+	HTBX_LINKLAYER_ETHERNET,	/* length as is */
+	HTBX_LINKLAYER_ATM,		/* 53-byte cells, 48 bytes payload */
+	__HTBX_LINKLAYER_MAX,
+};
+#define HTBX_LINKLAYER_MAX	(__HTBX_LINKLAYER_MAX - 1)
+
+/* Class modes, as reported in tc_htbx_xstats.mode. */
+enum {
+	HTBX_CANT_SEND,		/* over ceil: waits */
+	HTBX_MAY_BORROW,	/* over rate, under ceil: borrows */
+	HTBX_CAN_SEND,		/* under rate: sends on its own */
+};
+
+enum {
+	TCA_HTBX_UNSPEC,
+	TCA_HTBX_PAD,
+
+	/* qdisc attributes */
+	TCA_HTBX_DEFCLS,	/* u32: minor id of the default class, 0: none */
+	TCA_HTBX_R2Q,		/* u32: rate to quantum divisor, >= 1 */
+	TCA_HTBX_DIRECT_QLEN,	/* u32: limit of the direct queue, packets */
+	TCA_HTBX_OFFLOAD,	/* flag: hardware offload (rejected) */
+	TCA_HTBX_DIRECT_PKTS,	/* u64, dump only: packets sent direct */
+	TCA_HTBX_VERSION,	/* u32, dump only: HTBX_VERSION */
+
+	/* class attributes */
+	TCA_HTBX_RATE,		/* u64: guaranteed rate, bytes/s */
+	TCA_HTBX_CEIL,		/* u64: upper rate, bytes/s (default: rate) */
+	TCA_HTBX_BURST,		/* u32: bytes sendable at once above rate */
+	TCA_HTBX_CBURST,	/* u32: bytes sendable at once above ceil */
+	TCA_HTBX_PRIO,		/* u32: 0..HTBX_NUMPRIO-1 */
+	TCA_HTBX_QUANTUM,	/* u32: DRR quantum, bytes; 0: rate / r2q */
+	TCA_HTBX_MTU,		/* u32: larger packets count as giants */
+	TCA_HTBX_MPU,		/* u32: minimum length charged */
+	TCA_HTBX_OVERHEAD,	/* s32: added to every length charged */
+	TCA_HTBX_LINKLAYER,	/* u8: HTBX_LINKLAYER_* */
+	TCA_HTBX_LEVEL,		/* u32, dump only: 0 leaf .. 7 top */
+	__TCA_HTBX_MAX,
+};
+#define TCA_HTBX_MAX	(__TCA_HTBX_MAX - 1)
+
+/* Bounds the kernel enforces (and tc checks before sending). */
+#define HTBX_MAX_PRIO		(HTBX_NUMPRIO - 1)
+#define HTBX_MAX_MTU		(1U << 20)
+#define HTBX_MAX_MPU		(1U << 16)
+#define HTBX_MIN_OVERHEAD	(-64)
+#define HTBX_MAX_OVERHEAD	1024
+#define HTBX_MAX_DIRECT_QLEN	(1U << 24)
+
+/*
+ * Class xstats (TCA_STATS_APP). Append new fields at the end; readers
+ * check the length they got.
+ */
+struct tc_htbx_xstats {
+	__u32	version;	/* HTBX_VERSION */
+	__u32	mode;		/* HTBX_CANT_SEND .. HTBX_CAN_SEND */
+	__u64	lends;		/* packets sent on this class's own rate */
+	__u64	borrows;	/* packets this class sent on an ancestor's rate */
+	__u64	giants;		/* packets longer than mtu */
+	__s64	tokens;		/* ns of rate credit at the last update */
+	__s64	ctokens;	/* ns of ceil credit at the last update */
+	__s32	deficit;	/* DRR deficit at level 0, bytes (leaves) */
+	__u32	quantum;	/* DRR quantum in use, bytes */
+};
+
+#endif /* _UAPI_LINUX_PKT_SCHED_HTBX_H */
