@@ -133,4 +133,723 @@ struct htbx_core {
 
 /* ---- implementation below; the prototypes above are the contract ---- */
 
+/*
+ * Time a class may run ahead or behind: the most idle time credited at
+ * once and the deepest debt a class can fall into.
+ */
+#define HTBX_MBUFFER		(60LL * (s64)HTBX_NSEC_PER_SEC)
+
+/* ---- event queue: an intrusive pairing heap keyed by ns ---- */
+
+/* Two heap roots (next/prev NULL) into one; the larger key becomes a child. */
+static inline struct htbx_pq_node *htbx_pq_meld(struct htbx_pq_node *a,
+						struct htbx_pq_node *b)
+{
+	struct htbx_pq_node *t;
+
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	if (b->key < a->key) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	b->prev = a;
+	b->next = a->child;
+	if (a->child)
+		a->child->prev = b;
+	a->child = b;
+	return a;
+}
+
+/* Two-pass pairing of a sibling list into one heap. */
+static inline struct htbx_pq_node *htbx_pq_pairs(struct htbx_pq_node *first)
+{
+	struct htbx_pq_node *stack = NULL, *a, *b, *next, *res = NULL;
+
+	/* pass 1: meld pairs left to right, push results on a stack */
+	while (first) {
+		a = first;
+		b = a->next;
+		next = b ? b->next : NULL;
+		a->next = NULL;
+		a->prev = NULL;
+		if (b) {
+			b->next = NULL;
+			b->prev = NULL;
+		}
+		a = htbx_pq_meld(a, b);
+		a->next = stack;
+		stack = a;
+		first = next;
+	}
+	/* pass 2: meld right to left */
+	while (stack) {
+		next = stack->next;
+		stack->next = NULL;
+		res = htbx_pq_meld(res, stack);
+		stack = next;
+	}
+	return res;
+}
+
+static inline void htbx_pq_insert(struct htbx_core *q, struct htbx_cls *cl,
+				  u64 key)
+{
+	struct htbx_pq_node *n = &cl->pq;
+
+	if (WARN_ON_ONCE(cl->in_pq))
+		return;
+	n->child = NULL;
+	n->next = NULL;
+	n->prev = NULL;
+	n->key = key;
+	q->events = htbx_pq_meld(q->events, n);
+	cl->in_pq = true;
+}
+
+static inline void htbx_pq_remove(struct htbx_core *q, struct htbx_cls *cl)
+{
+	struct htbx_pq_node *n = &cl->pq;
+	struct htbx_pq_node *sub;
+
+	if (!cl->in_pq)
+		return;
+	cl->in_pq = false;
+	sub = htbx_pq_pairs(n->child);
+	if (n == q->events) {
+		q->events = sub;
+		return;
+	}
+	/* unlink n from its parent's child list */
+	if (n->prev->child == n)
+		n->prev->child = n->next;
+	else
+		n->prev->next = n->next;
+	if (n->next)
+		n->next->prev = n->prev;
+	n->next = NULL;
+	n->prev = NULL;
+	n->child = NULL;
+	q->events = htbx_pq_meld(q->events, sub);
+}
+
+static inline struct htbx_cls *htbx_pq_first(const struct htbx_core *q)
+{
+	if (!q->events)
+		return NULL;
+	return container_of(q->events, struct htbx_cls, pq);
+}
+
+/* ---- rings ---- */
+
+static inline void htbx_ring_init(struct htbx_ring *r)
+{
+	INIT_LIST_HEAD(&r->head);
+	r->n = 0;
+	r->turns = 0;
+}
+
+static inline void htbx_ring_add(struct htbx_ring *r, struct htbx_cls *cl,
+				 int prio)
+{
+	list_add_tail(&cl->ring_node[prio], &r->head);
+	r->n++;
+}
+
+static inline void htbx_ring_del(struct htbx_ring *r, struct htbx_cls *cl,
+				 int prio)
+{
+	list_del_init(&cl->ring_node[prio]);
+	r->n--;
+}
+
+static inline struct htbx_cls *htbx_ring_head(struct htbx_ring *r, int prio)
+{
+	if (list_empty(&r->head))
+		return NULL;
+	return list_first_entry(&r->head, struct htbx_cls, ring_node[prio]);
+}
+
+/* ---- modes and activity ---- */
+
+/* Nanoseconds since cl's last update, capped at HTBX_MBUFFER. */
+static inline s64 htbx_diff(const struct htbx_cls *cl, u64 now)
+{
+	if (now <= cl->t_c)
+		return 0;
+	return (s64)min_t(u64, now - cl->t_c, (u64)HTBX_MBUFFER);
+}
+
+static inline u64 htbx_key(u64 now, s64 wait)
+{
+	u64 k = now + (u64)wait;
+
+	return k < now ? ~0ULL : k;
+}
+
+static inline int htbx_class_mode(const struct htbx_cls *cl, s64 diff,
+				  s64 *wait)
+{
+	s64 toks = cl->ctokens + diff;
+
+	if (toks < 0) {
+		*wait = -toks;
+		return HTBX_CANT_SEND;
+	}
+	toks = cl->tokens + diff;
+	if (toks >= 0) {
+		*wait = 0;
+		return HTBX_CAN_SEND;
+	}
+	*wait = -toks;
+	return HTBX_MAY_BORROW;
+}
+
+static inline void htbx_row_add(struct htbx_core *q, struct htbx_cls *cl,
+				int mask)
+{
+	int prio;
+
+	for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
+		if (!(mask & BIT(prio)))
+			continue;
+		htbx_ring_add(&q->row[cl->level][prio], cl, prio);
+		q->row_mask[cl->level] |= BIT(prio);
+	}
+}
+
+static inline void htbx_row_del(struct htbx_core *q, struct htbx_cls *cl,
+				int mask)
+{
+	struct htbx_ring *r;
+	int prio;
+
+	for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
+		if (!(mask & BIT(prio)))
+			continue;
+		r = &q->row[cl->level][prio];
+		htbx_ring_del(r, cl, prio);
+		if (!r->n)
+			q->row_mask[cl->level] &= ~BIT(prio);
+	}
+}
+
+/*
+ * Make cl's active prios visible: a borrowing class joins its parent's
+ * feeds (the parent becomes active for the prios it was not active for
+ * yet, and so on up), the first class that can send joins the row.
+ */
+static inline void htbx_activate_prios(struct htbx_core *q,
+				       struct htbx_cls *cl)
+{
+	struct htbx_cls *p = cl->parent;
+	int m = cl->prio_activity;
+	int prio;
+
+	while (cl->cmode == HTBX_MAY_BORROW && p && m) {
+		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
+			if (!(m & BIT(prio)))
+				continue;
+			if (p->feed[prio].n)
+				m &= ~BIT(prio);	/* p already active */
+			htbx_ring_add(&p->feed[prio], cl, prio);
+		}
+		p->prio_activity |= m;
+		cl = p;
+		p = cl->parent;
+	}
+	if (cl->cmode == HTBX_CAN_SEND && m)
+		htbx_row_add(q, cl, m);
+}
+
+/* The mirror of htbx_activate_prios; cl->prio_activity is left as is. */
+static inline void htbx_deactivate_prios(struct htbx_core *q,
+					 struct htbx_cls *cl)
+{
+	struct htbx_cls *p = cl->parent;
+	int m = cl->prio_activity;
+	int prio, gone;
+
+	while (cl->cmode == HTBX_MAY_BORROW && p && m) {
+		gone = 0;
+		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
+			if (!(m & BIT(prio)))
+				continue;
+			htbx_ring_del(&p->feed[prio], cl, prio);
+			if (!p->feed[prio].n)
+				gone |= BIT(prio);
+		}
+		m = gone;
+		p->prio_activity &= ~m;
+		cl = p;
+		p = cl->parent;
+	}
+	if (cl->cmode == HTBX_CAN_SEND && m)
+		htbx_row_del(q, cl, m);
+}
+
+/*
+ * Re-evaluate cl's mode @diff ns after its last update and move it between
+ * row, feed and nowhere. The event queue is the caller's business; *wait
+ * is how long until the mode can improve.
+ */
+static inline void htbx_change_mode(struct htbx_core *q, struct htbx_cls *cl,
+				    s64 diff, s64 *wait)
+{
+	int new = htbx_class_mode(cl, diff, wait);
+
+	if (new == cl->cmode)
+		return;
+	if (new == HTBX_CANT_SEND)
+		cl->overlimits++;
+	if (cl->prio_activity) {
+		if (cl->cmode != HTBX_CANT_SEND)
+			htbx_deactivate_prios(q, cl);
+		cl->cmode = new;
+		if (new != HTBX_CANT_SEND)
+			htbx_activate_prios(q, cl);
+	} else {
+		cl->cmode = new;
+	}
+}
+
+/* Mode from scratch at @now, with the event queue made to match. */
+static inline void htbx_update_mode(struct htbx_core *q, struct htbx_cls *cl,
+				    u64 now)
+{
+	s64 wait;
+
+	htbx_change_mode(q, cl, htbx_diff(cl, now), &wait);
+	htbx_pq_remove(q, cl);
+	if (cl->cmode != HTBX_CAN_SEND)
+		htbx_pq_insert(q, cl, htbx_key(now, wait));
+}
+
+/* ---- entry points ---- */
+
+static inline void htbx_core_init(struct htbx_core *q)
+{
+	int level, prio;
+
+	for (level = 0; level < HTBX_CORE_MAXDEPTH; level++) {
+		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++)
+			htbx_ring_init(&q->row[level][prio]);
+		q->row_mask[level] = 0;
+	}
+	q->events = NULL;
+	q->next_event = 0;
+	q->overlimits = 0;
+	q->budget_hits = 0;
+}
+
+static inline void htbx_cls_apply(struct htbx_cls *cl,
+				  const struct htbx_cfg *cfg)
+{
+	if (cfg->rate != cl->cfg.rate)
+		cl->rate_rem = 0;
+	if (cfg->ceil != cl->cfg.ceil)
+		cl->ceil_rem = 0;
+	cl->cfg = *cfg;
+	cl->buffer = htbx_bytes_to_ns(cfg->rate, cfg->burst);
+	cl->cbuffer = htbx_bytes_to_ns(cfg->ceil, cfg->cburst);
+}
+
+/**
+ * htbx_cls_setup - initialise a class that is not in the tree yet
+ * @cl: the class; every core field is (re)initialised
+ * @cfg: a validated configuration
+ *
+ * The class starts as an inactive leaf with full tokens.
+ */
+static inline void htbx_cls_setup(struct htbx_cls *cl,
+				  const struct htbx_cfg *cfg)
+{
+	int i;
+
+	cl->rate_rem = 0;
+	cl->ceil_rem = 0;
+	cl->cfg = *cfg;
+	htbx_cls_apply(cl, cfg);
+	cl->parent = NULL;
+	cl->level = 0;
+	cl->children = 0;
+	cl->tokens = cl->buffer;
+	cl->ctokens = cl->cbuffer;
+	cl->t_c = 0;
+	cl->cmode = HTBX_CAN_SEND;
+	cl->prio_activity = 0;
+	for (i = 0; i < HTBX_CORE_NUMPRIO; i++) {
+		INIT_LIST_HEAD(&cl->ring_node[i]);
+		htbx_ring_init(&cl->feed[i]);
+	}
+	for (i = 0; i < HTBX_CORE_MAXDEPTH; i++)
+		cl->deficit[i] = 0;
+	cl->pq.child = NULL;
+	cl->pq.next = NULL;
+	cl->pq.prev = NULL;
+	cl->pq.key = 0;
+	cl->in_pq = false;
+	cl->bytes = 0;
+	cl->packets = 0;
+	cl->lends = 0;
+	cl->borrows = 0;
+	cl->giants = 0;
+	cl->overlimits = 0;
+}
+
+/**
+ * htbx_core_add - link a set-up class into the tree
+ * @q: the scheduler
+ * @cl: a class prepared by htbx_cls_setup
+ * @parent: its parent, or NULL for a root class
+ * @now: current time, ns
+ *
+ * A leaf parent becomes an inner class; its queue must be empty already.
+ */
+static inline void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
+				 struct htbx_cls *parent, u64 now)
+{
+	int i;
+
+	if (parent && !parent->level) {
+		/* leaf -> inner */
+		if (parent->prio_activity) {
+			htbx_deactivate_prios(q, parent);
+			parent->prio_activity = 0;
+		}
+		htbx_pq_remove(q, parent);
+		parent->cmode = HTBX_CAN_SEND;
+		parent->level = (parent->parent ? parent->parent->level :
+				 HTBX_CORE_MAXDEPTH) - 1;
+		for (i = 0; i < HTBX_CORE_NUMPRIO; i++)
+			htbx_ring_init(&parent->feed[i]);
+		/* its tokens are kept: wait in the event queue if in debt */
+		htbx_update_mode(q, parent, now);
+	}
+	cl->parent = parent;
+	cl->level = 0;
+	cl->t_c = now;
+	if (parent)
+		parent->children++;
+}
+
+/**
+ * htbx_core_deactivate - leaf @cl has no packets any more (idempotent)
+ */
+static inline void htbx_core_deactivate(struct htbx_core *q,
+					struct htbx_cls *cl)
+{
+	if (!cl->prio_activity)
+		return;
+	htbx_deactivate_prios(q, cl);
+	cl->prio_activity = 0;
+}
+
+/**
+ * htbx_core_activate - leaf @cl has packets (idempotent)
+ */
+static inline void htbx_core_activate(struct htbx_core *q, struct htbx_cls *cl)
+{
+	if (WARN_ON_ONCE(cl->level) || cl->prio_activity)
+		return;
+	cl->prio_activity = BIT(cl->cfg.prio);
+	htbx_activate_prios(q, cl);
+}
+
+/**
+ * htbx_core_del - unlink a class that has no children
+ *
+ * Returns true when the parent lost its last child and is a leaf again,
+ * with full tokens; the caller then gives it a leaf queue.
+ */
+static inline bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl,
+				 u64 now)
+{
+	struct htbx_cls *p = cl->parent;
+	int i;
+
+	WARN_ON_ONCE(cl->children);
+	htbx_core_deactivate(q, cl);
+	htbx_pq_remove(q, cl);
+	if (!p)
+		return false;
+	p->children--;
+	if (p->children)
+		return false;
+	/* the parent is a leaf again */
+	WARN_ON_ONCE(p->prio_activity);
+	htbx_pq_remove(q, p);
+	p->level = 0;
+	p->prio_activity = 0;
+	for (i = 0; i < HTBX_CORE_NUMPRIO; i++)
+		htbx_ring_init(&p->feed[i]);
+	for (i = 0; i < HTBX_CORE_MAXDEPTH; i++)
+		p->deficit[i] = 0;
+	p->tokens = p->buffer;
+	p->ctokens = p->cbuffer;
+	p->t_c = now;
+	p->cmode = HTBX_CAN_SEND;
+	return true;
+}
+
+/**
+ * htbx_core_change - apply a validated configuration to a linked class
+ *
+ * Credit earned under the old configuration is kept (as time), clamped to
+ * the new buffers; mode, event and activity (the prio may change) follow.
+ */
+static inline void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
+				    const struct htbx_cfg *cfg, u64 now)
+{
+	s64 diff = htbx_diff(cl, now);
+	int act = cl->prio_activity;
+
+	if (act && cl->cmode != HTBX_CANT_SEND)
+		htbx_deactivate_prios(q, cl);
+	cl->tokens = min_t(s64, cl->tokens + diff, cl->buffer);
+	cl->ctokens = min_t(s64, cl->ctokens + diff, cl->cbuffer);
+	cl->t_c = now;
+	htbx_cls_apply(cl, cfg);
+	cl->tokens = min_t(s64, cl->tokens, cl->buffer);
+	cl->ctokens = min_t(s64, cl->ctokens, cl->cbuffer);
+	if (act && !cl->level)
+		act = BIT(cfg->prio);
+	/* inactive while the mode is re-evaluated */
+	cl->prio_activity = 0;
+	htbx_update_mode(q, cl, now);
+	cl->prio_activity = act;
+	if (act && cl->cmode != HTBX_CANT_SEND)
+		htbx_activate_prios(q, cl);
+}
+
+/* Advance ring owners after @path[depth - 1] used its turn. */
+static inline void htbx_rotate(struct htbx_core *q, int level, int prio,
+			       struct htbx_cls **path, int depth)
+{
+	struct htbx_ring *r;
+	int i;
+
+	for (i = depth - 1; i >= 0; i--) {
+		r = i ? &path[i - 1]->feed[prio] : &q->row[level][prio];
+		list_move_tail(&path[i]->ring_node[prio], &r->head);
+		if (++r->turns < r->n)
+			break;
+		r->turns = 0;
+	}
+}
+
+/* Path from the head of row[level][prio] down the feeds to a leaf. */
+static inline int htbx_lookup_leaf(struct htbx_core *q, int level, int prio,
+				   struct htbx_cls **path)
+{
+	struct htbx_cls *cl = htbx_ring_head(&q->row[level][prio], prio);
+	int depth = 0;
+
+	while (cl) {
+		path[depth++] = cl;
+		if (!cl->level)
+			return depth;
+		if (WARN_ON_ONCE(depth >= HTBX_CORE_MAXDEPTH))
+			return 0;
+		cl = htbx_ring_head(&cl->feed[prio], prio);
+		WARN_ON_ONCE(!cl);
+	}
+	return 0;
+}
+
+/* Account @len bytes sent by @leaf from row @level on every ancestor. */
+static inline void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
+			       int level, u32 len, u64 now)
+{
+	struct htbx_cls *c;
+	s64 diff, t, wait;
+	u64 wire;
+	int old;
+
+	if (len > leaf->cfg.mtu)
+		leaf->giants++;
+	for (c = leaf; c; c = c->parent) {
+		wire = htbx_wire_len(&c->cfg.len, len);
+		diff = htbx_diff(c, now);
+		t = min_t(s64, c->tokens + diff, c->buffer);
+		if (c->level >= level) {
+			if (c->level == level)
+				c->lends++;
+			t -= (s64)htbx_xmit_ns(c->cfg.rate, wire, &c->rate_rem);
+			t = max_t(s64, t, -HTBX_MBUFFER);
+		} else {
+			c->borrows++;
+		}
+		c->tokens = t;
+		t = min_t(s64, c->ctokens + diff, c->cbuffer);
+		t -= (s64)htbx_xmit_ns(c->cfg.ceil, wire, &c->ceil_rem);
+		c->ctokens = max_t(s64, t, -HTBX_MBUFFER);
+		c->t_c = now;
+
+		old = c->cmode;
+		htbx_change_mode(q, c, 0, &wait);
+		if (c->cmode != old) {
+			htbx_pq_remove(q, c);
+			if (c->cmode != HTBX_CAN_SEND)
+				htbx_pq_insert(q, c, htbx_key(now, wait));
+		}
+		c->bytes += len;
+		c->packets++;
+	}
+}
+
+#define HTBX_MAX_TRIES	4096	/* leaves tried per tree when they give NULL */
+
+static inline void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
+				      u64 now)
+{
+	struct htbx_cls *path[HTBX_CORE_MAXDEPTH];
+	struct htbx_cls *leaf, *start = NULL;
+	int depth, tries = 0;
+	void *pkt;
+	s64 d;
+	u32 len;
+
+	for (;;) {
+		depth = htbx_lookup_leaf(q, level, prio, path);
+		if (!depth)
+			return NULL;
+		leaf = path[depth - 1];
+		if (unlikely(!htbx_leaf_qlen(leaf))) {
+			/* emptied behind our back: skip it */
+			htbx_core_deactivate(q, leaf);
+			if (leaf == start)
+				start = NULL;
+			continue;
+		}
+		if (leaf == start || tries++ >= HTBX_MAX_TRIES)
+			return NULL;
+		if (!start)
+			start = leaf;
+		pkt = htbx_leaf_dequeue(leaf);
+		if (likely(pkt))
+			break;
+		/* not work-conserving leaf qdisc: try the next leaf */
+		htbx_rotate(q, level, prio, path, depth);
+	}
+
+	len = htbx_pkt_len(pkt);
+	d = (s64)leaf->deficit[level] - len;
+	if (d < 0) {
+		d += leaf->cfg.quantum;
+		htbx_rotate(q, level, prio, path, depth);
+	}
+	leaf->deficit[level] = (s32)max_t(s64, d, -0x7fffffffLL);
+	if (!htbx_leaf_qlen(leaf))
+		htbx_core_deactivate(q, leaf);
+	htbx_charge(q, leaf, level, len, now);
+	return pkt;
+}
+
+/**
+ * htbx_core_dequeue - the next packet to send at @now, or NULL
+ *
+ * On NULL, q->next_event is when something may become ready (0: nothing
+ * waits; @now: the event budget ran out, call again right away).
+ */
+static inline void *htbx_core_dequeue(struct htbx_core *q, u64 now)
+{
+	struct htbx_cls *cl;
+	int budget = HTBX_EVENT_BUDGET;
+	bool hit = false;
+	int level, prio;
+	void *pkt;
+	s64 wait;
+
+	while (q->events && q->events->key <= now) {
+		if (!budget--) {
+			q->budget_hits++;
+			hit = true;
+			break;
+		}
+		cl = htbx_pq_first(q);
+		htbx_pq_remove(q, cl);
+		htbx_change_mode(q, cl, htbx_diff(cl, now), &wait);
+		if (cl->cmode != HTBX_CAN_SEND)
+			htbx_pq_insert(q, cl, htbx_key(now, wait));
+	}
+
+	for (level = 0; level < HTBX_CORE_MAXDEPTH; level++) {
+		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
+			if (!(q->row_mask[level] & BIT(prio)))
+				continue;
+			pkt = htbx_dequeue_tree(q, level, prio, now);
+			if (likely(pkt))
+				return pkt;
+		}
+	}
+
+	if (hit)
+		q->next_event = now;
+	else
+		q->next_event = q->events ? q->events->key : 0;
+	q->overlimits++;
+	return NULL;
+}
+
+/**
+ * htbx_core_reset_cls - full tokens, CAN_SEND, inactive, out of all queues
+ *
+ * Followed by htbx_core_reset once every class was reset.
+ */
+static inline void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl,
+				       u64 now)
+{
+	int i;
+
+	htbx_pq_remove(q, cl);
+	cl->prio_activity = 0;
+	for (i = 0; i < HTBX_CORE_NUMPRIO; i++) {
+		INIT_LIST_HEAD(&cl->ring_node[i]);
+		htbx_ring_init(&cl->feed[i]);
+	}
+	for (i = 0; i < HTBX_CORE_MAXDEPTH; i++)
+		cl->deficit[i] = 0;
+	cl->tokens = cl->buffer;
+	cl->ctokens = cl->cbuffer;
+	cl->t_c = now;
+	cl->cmode = HTBX_CAN_SEND;
+}
+
+static inline void htbx_core_reset(struct htbx_core *q)
+{
+	int level, prio;
+
+	for (level = 0; level < HTBX_CORE_MAXDEPTH; level++) {
+		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++)
+			htbx_ring_init(&q->row[level][prio]);
+		q->row_mask[level] = 0;
+	}
+	q->events = NULL;
+	q->next_event = 0;
+}
+
+/**
+ * htbx_cls_xstats - fill the class xstats
+ *
+ * tokens/ctokens are the values at the last update, as the UAPI documents.
+ */
+static inline void htbx_cls_xstats(const struct htbx_cls *cl, u64 now,
+				   struct tc_htbx_xstats *xs)
+{
+	(void)now;
+	xs->version = HTBX_VERSION;
+	xs->mode = cl->cmode;
+	xs->lends = cl->lends;
+	xs->borrows = cl->borrows;
+	xs->giants = cl->giants;
+	xs->tokens = cl->tokens;
+	xs->ctokens = cl->ctokens;
+	xs->deficit = cl->level ? 0 : cl->deficit[0];
+	xs->quantum = cl->cfg.quantum;
+}
+
 #endif /* _HTBX_CORE_H */
