@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tc_plugin_abi.h - the part of tc's plugin ABI that q_htbx.so relies on.
+ *
+ * tc (iproute2) loads q_<kind>.so with dlopen() and looks up the symbol
+ * <kind>_qdisc_util. This header declares that structure and the few tc
+ * helpers the plugin calls, written from the ABI as it stands in iproute2
+ * 5.9 .. 7.x, so that no iproute2 source is needed to build the plugin.
+ *
+ * Only helpers whose signature did not change from tc 5.10 to 7.x are
+ * listed here (see the notes on tc 6.15/6.18 changes to tc_calc_xmittime,
+ * print_color_size, sprint_size, tc_core_tick2time, matches): everything
+ * else (rate and size parsing, number formatting) lives in htbx_units.c.
+ * Keep it that way: a helper added here must exist, unchanged, in every
+ * tc the plugin supports, and `make -C tc check` verifies that each one is
+ * exported by the installed tc.
+ */
+#ifndef _HTBX_TC_PLUGIN_ABI_H
+#define _HTBX_TC_PLUGIN_ABI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+/*
+ * struct qdisc_util: eight pointers since iproute2 5.9 (has_block was
+ * appended then; 6.9 made the first callback argument const, which does
+ * not change the layout). tc fills in ->next itself.
+ */
+struct qdisc_util {
+	struct qdisc_util *next;
+	const char *id;
+	int (*parse_qopt)(struct qdisc_util *qu, int argc, char **argv,
+			  struct nlmsghdr *n, const char *dev);
+	int (*print_qopt)(struct qdisc_util *qu, FILE *f, struct rtattr *opt);
+	int (*print_xstats)(struct qdisc_util *qu, FILE *f,
+			    struct rtattr *xstats);
+	int (*parse_copt)(struct qdisc_util *qu, int argc, char **argv,
+			  struct nlmsghdr *n, const char *dev);
+	int (*print_copt)(struct qdisc_util *qu, FILE *f, struct rtattr *opt);
+	int (*has_block)(struct qdisc_util *qu, struct rtattr *opt,
+			 __u32 block_idx, bool *p_has);
+};
+
+/* json_print.h: where a print_color_* call writes (values fixed since 4.x) */
+enum output_type {
+	PRINT_FP = 1,		/* text only */
+	PRINT_JSON = 2,		/* JSON only */
+	PRINT_ANY = 4,		/* whichever tc was asked for */
+};
+
+/* color.h: only "no colour" is used (value fixed since 4.x) */
+enum color_attr {
+	COLOR_NONE = 6,
+};
+
+/* libnetlink: building requests and reading replies */
+int addattr_l(struct nlmsghdr *n, int maxlen, int type, const void *data,
+	      int alen);
+struct rtattr *addattr_nest(struct nlmsghdr *n, int maxlen, int type);
+int addattr_nest_end(struct nlmsghdr *n, struct rtattr *nest);
+int parse_rtattr_flags(struct rtattr *tb[], int max, struct rtattr *rta,
+		       int len, unsigned short flags);
+
+/*
+ * json_print: text with fmt when tc prints text, {key: value} when it
+ * prints JSON (tc -j). Both go to stdout. The return type was void before
+ * 5.x and int since; the plugin never reads it.
+ */
+int print_color_string(enum output_type t, enum color_attr c, const char *key,
+		       const char *fmt, const char *value);
+int print_color_uint(enum output_type t, enum color_attr c, const char *key,
+		     const char *fmt, unsigned int value);
+int print_color_int(enum output_type t, enum color_attr c, const char *key,
+		    const char *fmt, int value);
+int print_color_u64(enum output_type t, enum color_attr c, const char *key,
+		    const char *fmt, __u64 value);
+int print_color_0xhex(enum output_type t, enum color_attr c, const char *key,
+		      const char *fmt, unsigned long long value);
+int print_color_null(enum output_type t, enum color_attr c, const char *key,
+		     const char *fmt, const char *value);
+void print_nl(void);
+bool is_json_context(void);
+
+/* tc's command line switches: -s, -d */
+extern int show_stats;
+extern int show_details;
+
+#endif /* _HTBX_TC_PLUGIN_ABI_H */
