@@ -58,15 +58,23 @@ all: module tc tools
 kernels:
 	$(Q)$(TOP)/scripts/fetch-kernels $(LINES) >/dev/null
 
+# The release a header tree builds for, as uname -r will print it: the
+# vermagic (utsrelease.h). Debian's include/config/kernel.release holds the
+# upstream version instead (6.1.192, not 6.1.0-57-amd64).
+krel_of = $$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(1)/include/generated/utsrelease.h 2>/dev/null | grep . || cat $(1)/include/config/kernel.release)
+# Header trees without a vmlinux (Debian 6.1) cannot get BTF: skip it
+# instead of printing "Skipping BTF generation" on every build.
+nobtf_of = $$([ -e $(1)/vmlinux ] || echo CONFIG_DEBUG_INFO_BTF_MODULES=)
+
 # One module build per tree. The release is read from the tree itself.
 module: $(if $(KERNELDIR)$(KVER),,kernels)
 	$(Q)set -e; for kd in $(KTREES); do \
-		rel=$$(cat $$kd/include/config/kernel.release); \
+		rel=$(call krel_of,$$kd); \
 		out=$(TOP)/build/$$rel; mkdir -p $$out; \
 		for f in $(MODULE_SRCS); do ln -sfn $(TOP)/$$f $$out/$$f; done; \
 		echo "  MODULE  build/$$rel/sch_htbx.ko"; \
 		$(MAKE) $(MAKEFLAGS_SUB) -C $$kd M=$$out HTBX_VERSION=$(VERSION) \
-			$(if $(V),V=$(V)) modules; \
+			$(call nobtf_of,$$kd) $(if $(V),V=$(V)) modules; \
 	done
 
 tc:
@@ -94,10 +102,11 @@ install: install-module install-tc
 
 install-module:
 	$(Q)set -e; for kd in $(if $(KERNELDIR)$(KVER),$(KTREES),/lib/modules/$$(uname -r)/build); do \
-		rel=$$(cat $$kd/include/config/kernel.release); \
+		rel=$(call krel_of,$$kd); \
 		out=$(TOP)/build/$$rel; mkdir -p $$out; \
 		for f in $(MODULE_SRCS); do ln -sfn $(TOP)/$$f $$out/$$f; done; \
-		$(MAKE) $(MAKEFLAGS_SUB) -C $$kd M=$$out modules; \
+		$(MAKE) $(MAKEFLAGS_SUB) -C $$kd M=$$out HTBX_VERSION=$(VERSION) \
+			$(call nobtf_of,$$kd) modules; \
 		$(MAKE) $(MAKEFLAGS_SUB) -C $$kd M=$$out \
 			$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install; \
 		$(DEPMOD) $(if $(DESTDIR),-b $(DESTDIR)) $$rel; \

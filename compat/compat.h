@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compat.h - the newer kernel APIs sch_htbx.c uses, for older kernels.
+ *
+ * Force-included before every source file (see Kbuild). Each shim is
+ * gated on an HTBX_COMPAT_HAVE_* define that compat/Kbuild.include sets
+ * by probing the target kernel's headers, and names the mainline release
+ * that introduced the API; a shim goes away when the oldest supported
+ * kernel has the API. sch_htbx.c itself is written against the newest API
+ * and never tests a kernel version.
+ */
+#ifndef _HTBX_COMPAT_H
+#define _HTBX_COMPAT_H
+
+#include <linux/netlink.h>
+#include <linux/kernel.h>
+#include <net/pkt_sched.h>
+
+/* 6.9: MODULE_ALIAS_NET_SCH() -> alias "net-sch-<kind>" for autoloading */
+#ifndef HTBX_COMPAT_HAVE_MODULE_ALIAS_NET_SCH
+#ifndef MODULE_ALIAS_NET_SCH
+#define MODULE_ALIAS_NET_SCH(id)	MODULE_ALIAS("net-sch-" id)
+#endif
+#endif
+
+/*
+ * 6.2: NL_SET_ERR_MSG_FMT_MOD() and NL_SET_ERR_MSG_ATTR_FMT() format the
+ * message into a buffer inside the extack. Older extacks only point at a
+ * string, so format into one module buffer instead. Every caller runs
+ * under RTNL, which serialises the writers; the buffer is read when the
+ * ack is built, after RTNL is dropped, so a concurrent tc request could in
+ * the worst case replace the text of another one's message.
+ */
+#if !defined(HTBX_COMPAT_HAVE_NL_SET_ERR_MSG_FMT_MOD) && !defined(NL_SET_ERR_MSG_FMT_MOD)
+static char htbx_compat_extack_buf[80];
+
+static inline __printf(3, 4)
+void htbx_compat_extack_fmt(struct netlink_ext_ack *extack,
+			    const struct nlattr *attr, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!extack)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(htbx_compat_extack_buf, sizeof(htbx_compat_extack_buf),
+		  fmt, ap);
+	va_end(ap);
+	extack->_msg = htbx_compat_extack_buf;
+	if (attr)
+		extack->bad_attr = attr;
+}
+
+#define NL_SET_ERR_MSG_FMT_MOD(extack, fmt, args...)			\
+	htbx_compat_extack_fmt(extack, NULL, KBUILD_MODNAME ": " fmt, ##args)
+#endif
+
+#if !defined(HTBX_COMPAT_HAVE_NL_SET_ERR_MSG_ATTR_FMT) && !defined(NL_SET_ERR_MSG_ATTR_FMT)
+#define NL_SET_ERR_MSG_ATTR_FMT(extack, attr, fmt, args...)		\
+	htbx_compat_extack_fmt(extack, attr, KBUILD_MODNAME ": " fmt, ##args)
+#endif
+
+#endif /* _HTBX_COMPAT_H */

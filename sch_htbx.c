@@ -1,0 +1,1101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * net/sched/sch_htbx.c	Hierarchical Token Bucket, done again
+ *
+ * htbx shapes like HTB: every class has a guaranteed rate and a ceiling,
+ * sends on its own tokens first, then borrows from the nearest ancestor
+ * that has tokens to spare, never beyond its ceil; lower prio is served
+ * first and classes of equal prio share by DRR with their quantum. Leaves
+ * hold a qdisc (pfifo by default), inner classes only schedule.
+ *
+ * The scheduling itself lives in htbx_core.h (shared with the userspace
+ * tests); this file is the kernel glue: netlink, classification, the leaf
+ * qdiscs, filters, statistics and the watchdog. What differs from HTB:
+ *
+ *  - Time is a 64-bit count of nanoseconds from ktime (psched_clock.h).
+ *    There are no jiffies, no psched ticks and no rate tables: the
+ *    transmission time of a packet is len * 1e9 / rate, computed exactly,
+ *    and the remainder of that division is carried to the next packet, so
+ *    rounding never accumulates. Nothing depends on CONFIG_HZ.
+ *  - Rates are 64-bit bytes per second end to end.
+ *  - The event loop's work per dequeue is bounded by a number of events
+ *    (HTBX_EVENT_BUDGET), not by jiffies; classes waiting for tokens sit in
+ *    a pairing heap keyed by the ns when their mode changes, and the active
+ *    classes of a level and prio form DRR rings.
+ *  - The watchdog is the qdisc hrtimer, armed at the core's next event.
+ *  - .peek is qdisc_peek_dequeued: a packet is charged exactly once, when
+ *    the core dequeues it. A packet a parent peeked, or that the driver
+ *    pushed back (dev_requeue_skb), is never charged again.
+ *  - Every rejection carries an extack message naming the option and its
+ *    valid range; a rejected request changes nothing. A change applies only
+ *    the attributes given; values left "auto" (ceil, burst, cburst,
+ *    quantum) are derived again from the new rate, ceil, mtu and r2q.
+ *  - The default burst is time based: what the rate sends in 1 ms, but at
+ *    least two mtus (htbx_default_burst()).
+ *
+ * Locking: configuration runs under RTNL; everything that touches the
+ * scheduler runs under the qdisc tree lock.
+ */
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/types.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/errno.h>
+#include <linux/skbuff.h>
+#include <linux/list.h>
+#include <linux/slab.h>
+#include <linux/math64.h>
+#include <linux/netdevice.h>
+#include <net/netlink.h>
+#include <net/sch_generic.h>
+#include <net/pkt_sched.h>
+#include <net/pkt_cls.h>
+#include <net/gen_stats.h>
+#include <uapi/linux/pkt_sched_htbx.h>
+
+struct htbx_cls;
+static void *htbx_leaf_dequeue(struct htbx_cls *c);
+static u32 htbx_pkt_len(const void *pkt);
+static u32 htbx_leaf_qlen(const struct htbx_cls *c);
+
+#include "htbx_core.h"
+
+/* Class parameters as the user gave them; 0 means "derive" where allowed. */
+struct htbx_params {
+	u64	rate;
+	u64	ceil;
+	u32	burst;
+	u32	cburst;
+	u32	quantum;
+	u32	prio;
+	u32	mtu;
+	u32	mpu;
+	s32	overhead;
+	u8	linklayer;
+};
+
+struct htbx_class {
+	struct Qdisc_class_common common;
+	struct htbx_cls		cls;		/* scheduler state, owned by the core */
+	struct htbx_class	*parent;
+	struct Qdisc		*leaf;		/* NULL for inner classes */
+	struct htbx_params	params;		/* as configured */
+
+	struct tcf_proto __rcu	*filter_list;	/* filters at this class */
+	struct tcf_block	*block;
+	unsigned int		filter_cnt;	/* filters that resolve to us */
+
+	/* statistics */
+	struct gnet_stats_basic_sync bstats;	/* feeds the rate estimator */
+	struct net_rate_estimator __rcu *rate_est;
+	u32			drops;		/* enqueue drops */
+};
+
+struct htbx_sched {
+	struct Qdisc_class_hash	clhash;
+	struct htbx_core	core;
+	struct qdisc_watchdog	watchdog;
+
+	struct tcf_proto __rcu	*filter_list;	/* filters at the qdisc */
+	struct tcf_block	*block;
+
+	u32			defcls;		/* minor id of the default class */
+	u32			r2q;
+	u32			direct_qlen;	/* limit of direct_queue */
+	struct qdisc_skb_head	direct_queue;	/* unclassified traffic */
+	u64			direct_pkts;
+};
+
+/* The direct queue, as a classification result. */
+#define HTBX_DIRECT	((struct htbx_class *)-1L)
+
+static inline struct htbx_class *htbx_class_of(const struct htbx_cls *c)
+{
+	return container_of(c, struct htbx_class, cls);
+}
+
+static inline bool htbx_is_leaf(const struct htbx_class *cl)
+{
+	return !cl->cls.children;
+}
+
+/* ---- the three hooks of the scheduling core ---- */
+
+static void *htbx_leaf_dequeue(struct htbx_cls *c)
+{
+	struct htbx_class *cl = htbx_class_of(c);
+	struct htbx_class *p;
+	struct sk_buff *skb;
+
+	if (unlikely(!cl->leaf))
+		return NULL;
+	skb = qdisc_dequeue_peeked(cl->leaf);
+	if (unlikely(!skb)) {
+		if (cl->leaf->q.qlen)
+			qdisc_warn_nonwc("htbx", cl->leaf);
+		return NULL;
+	}
+	for (p = cl; p; p = p->parent)
+		bstats_update(&p->bstats, skb);
+	return skb;
+}
+
+static u32 htbx_pkt_len(const void *pkt)
+{
+	return qdisc_pkt_len((const struct sk_buff *)pkt);
+}
+
+static u32 htbx_leaf_qlen(const struct htbx_cls *c)
+{
+	const struct htbx_class *cl = htbx_class_of(c);
+
+	return cl->leaf ? cl->leaf->q.qlen : 0;
+}
+
+/* ---- attribute names and ranges for the error messages ---- */
+
+static const char * const htbx_attr_name[TCA_HTBX_MAX + 1] = {
+	[TCA_HTBX_PAD]		= "pad",
+	[TCA_HTBX_DEFCLS]	= "default",
+	[TCA_HTBX_R2Q]		= "r2q",
+	[TCA_HTBX_DIRECT_QLEN]	= "direct_qlen",
+	[TCA_HTBX_OFFLOAD]	= "offload",
+	[TCA_HTBX_DIRECT_PKTS]	= "direct_packets_stat",
+	[TCA_HTBX_VERSION]	= "version",
+	[TCA_HTBX_RATE]		= "rate",
+	[TCA_HTBX_CEIL]		= "ceil",
+	[TCA_HTBX_BURST]	= "burst",
+	[TCA_HTBX_CBURST]	= "cburst",
+	[TCA_HTBX_PRIO]		= "prio",
+	[TCA_HTBX_QUANTUM]	= "quantum",
+	[TCA_HTBX_MTU]		= "mtu",
+	[TCA_HTBX_MPU]		= "mpu",
+	[TCA_HTBX_OVERHEAD]	= "overhead",
+	[TCA_HTBX_LINKLAYER]	= "linklayer",
+	[TCA_HTBX_LEVEL]	= "level",
+};
+
+static const char * const htbx_attr_range[TCA_HTBX_MAX + 1] = {
+	[TCA_HTBX_PAD]		= "not an option",
+	[TCA_HTBX_DEFCLS]	= "u32 class minor, 0 (none)..65535",
+	[TCA_HTBX_R2Q]		= "u32, 1..4294967295",
+	[TCA_HTBX_DIRECT_QLEN]	= "u32 packets, 0..16777216",
+	[TCA_HTBX_OFFLOAD]	= "not supported",
+	[TCA_HTBX_DIRECT_PKTS]	= "read-only",
+	[TCA_HTBX_VERSION]	= "read-only",
+	[TCA_HTBX_RATE]		= "u64 bytes/s, 1..1000000000000",
+	[TCA_HTBX_CEIL]		= "u64 bytes/s, 0 (rate) or rate..1000000000000",
+	[TCA_HTBX_BURST]	= "u32 bytes, 0 (auto)..4294967295",
+	[TCA_HTBX_CBURST]	= "u32 bytes, 0 (auto)..4294967295",
+	[TCA_HTBX_PRIO]		= "u32, 0..7",
+	[TCA_HTBX_QUANTUM]	= "u32 bytes, 0 (rate/r2q)..4294967295",
+	[TCA_HTBX_MTU]		= "u32 bytes, 0 (1600)..1048576",
+	[TCA_HTBX_MPU]		= "u32 bytes, 0..65536",
+	[TCA_HTBX_OVERHEAD]	= "s32 bytes, -64..1024",
+	[TCA_HTBX_LINKLAYER]	= "u8, 0 (ethernet) or 1 (atm)",
+	[TCA_HTBX_LEVEL]	= "read-only",
+};
+
+static struct netlink_range_validation htbx_rate_range = {
+	.min = 1,
+	.max = HTBX_MAX_RATE,
+};
+
+static struct netlink_range_validation htbx_ceil_range = {
+	.max = HTBX_MAX_RATE,
+};
+
+static struct netlink_range_validation htbx_defcls_range = {
+	.max = 0xffff,
+};
+
+static struct netlink_range_validation htbx_r2q_range = {
+	.min = 1,
+	.max = U32_MAX,
+};
+
+static struct netlink_range_validation htbx_direct_qlen_range = {
+	.max = HTBX_MAX_DIRECT_QLEN,
+};
+
+static struct netlink_range_validation htbx_mtu_range = {
+	.max = HTBX_MAX_MTU,
+};
+
+static struct netlink_range_validation htbx_mpu_range = {
+	.max = HTBX_MAX_MPU,
+};
+
+static const struct nla_policy htbx_policy[TCA_HTBX_MAX + 1] = {
+	[TCA_HTBX_DEFCLS]	= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_defcls_range),
+	[TCA_HTBX_R2Q]		= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_r2q_range),
+	[TCA_HTBX_DIRECT_QLEN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_direct_qlen_range),
+	[TCA_HTBX_OFFLOAD]	= { .type = NLA_FLAG },
+	[TCA_HTBX_DIRECT_PKTS]	= { .type = NLA_REJECT,
+				    .reject_message = "direct_packets_stat is read-only" },
+	[TCA_HTBX_VERSION]	= { .type = NLA_REJECT,
+				    .reject_message = "version is read-only" },
+	[TCA_HTBX_RATE]		= NLA_POLICY_FULL_RANGE(NLA_U64, &htbx_rate_range),
+	[TCA_HTBX_CEIL]		= NLA_POLICY_FULL_RANGE(NLA_U64, &htbx_ceil_range),
+	[TCA_HTBX_BURST]	= { .type = NLA_U32 },
+	[TCA_HTBX_CBURST]	= { .type = NLA_U32 },
+	[TCA_HTBX_PRIO]		= NLA_POLICY_MAX(NLA_U32, HTBX_MAX_PRIO),
+	[TCA_HTBX_QUANTUM]	= { .type = NLA_U32 },
+	[TCA_HTBX_MTU]		= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_mtu_range),
+	[TCA_HTBX_MPU]		= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_mpu_range),
+	[TCA_HTBX_OVERHEAD]	= NLA_POLICY_RANGE(NLA_S32, HTBX_MIN_OVERHEAD,
+						   HTBX_MAX_OVERHEAD),
+	[TCA_HTBX_LINKLAYER]	= NLA_POLICY_MAX(NLA_U8, HTBX_LINKLAYER_MAX),
+	[TCA_HTBX_LEVEL]	= { .type = NLA_REJECT,
+				    .reject_message = "level is read-only" },
+};
+
+/**
+ * htbx_parse - strictly parse htbx options against htbx_policy
+ * @opt: the TCA_OPTIONS attribute
+ * @tb: result
+ * @extack: on failure, names the attribute and its valid range
+ *
+ * Strict: unknown attributes, trailing bytes and wrong lengths are errors.
+ * The nest flag is not required (older tc does not set it).
+ */
+static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
+		      struct netlink_ext_ack *extack)
+{
+	const struct nlattr *bad;
+	int err, type;
+
+	err = __nla_parse(tb, TCA_HTBX_MAX, nla_data(opt), nla_len(opt),
+			  htbx_policy, NL_VALIDATE_STRICT, extack);
+	if (!err || !extack)
+		return err;
+
+	/* Replace the generic policy message by one that names the option. */
+	bad = extack->bad_attr;
+	if (!bad || (const void *)bad < nla_data(opt) ||
+	    (const void *)bad >= nla_data(opt) + nla_len(opt)) {
+		NL_SET_ERR_MSG_MOD(extack, "malformed or truncated htbx options");
+		return err;
+	}
+	type = nla_type(bad);
+	if (type < TCA_HTBX_PAD || type > TCA_HTBX_MAX)
+		NL_SET_ERR_MSG_ATTR_FMT(extack, bad,
+					"unknown htbx attribute %d (known: 2..%d)",
+					type, TCA_HTBX_MAX);
+	else
+		NL_SET_ERR_MSG_ATTR_FMT(extack, bad, "invalid %s: %s",
+					htbx_attr_name[type],
+					htbx_attr_range[type]);
+	return err;
+}
+
+/* ---- classification ---- */
+
+static struct htbx_class *htbx_find(u32 handle, struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct Qdisc_class_common *clc;
+
+	clc = qdisc_class_find(&q->clhash, handle);
+	return clc ? container_of(clc, struct htbx_class, common) : NULL;
+}
+
+static unsigned long htbx_search(struct Qdisc *sch, u32 handle)
+{
+	return (unsigned long)htbx_find(handle, sch);
+}
+
+/**
+ * htbx_classify - find the leaf class of @skb
+ *
+ * skb->priority naming the qdisc selects the direct queue, naming a leaf
+ * selects it, naming an inner class starts at that class's filters.
+ * Otherwise the filters run from the qdisc down: a result naming an inner
+ * class continues with that class's filters, one naming the qdisc (X:0)
+ * selects the direct queue. Without a match the default class is used if
+ * it is a leaf, else the direct queue.
+ *
+ * Returns a leaf, HTBX_DIRECT, or NULL when an action consumed the packet
+ * (*qerr then holds the verdict for the caller).
+ */
+static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
+					int *qerr)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl;
+	struct tcf_result res;
+	struct tcf_proto *tcf;
+	int result;
+
+	if (skb->priority == sch->handle)
+		return HTBX_DIRECT;
+	cl = htbx_find(skb->priority, sch);
+	if (cl) {
+		if (htbx_is_leaf(cl))
+			return cl;
+		tcf = rcu_dereference_bh(cl->filter_list);
+	} else {
+		tcf = rcu_dereference_bh(q->filter_list);
+	}
+
+	*qerr = NET_XMIT_SUCCESS | __NET_XMIT_BYPASS;
+	while (tcf && (result = tcf_classify(skb, NULL, tcf, &res, false)) >= 0) {
+#ifdef CONFIG_NET_CLS_ACT
+		switch (result) {
+		case TC_ACT_QUEUED:
+		case TC_ACT_STOLEN:
+		case TC_ACT_TRAP:
+			*qerr = NET_XMIT_SUCCESS | __NET_XMIT_STOLEN;
+			fallthrough;
+		case TC_ACT_SHOT:
+			return NULL;
+		}
+#endif
+		cl = (struct htbx_class *)res.class;
+		if (!cl) {
+			if (res.classid == sch->handle)
+				return HTBX_DIRECT;
+			cl = htbx_find(res.classid, sch);
+			if (!cl)
+				break;
+		}
+		if (htbx_is_leaf(cl))
+			return cl;
+		tcf = rcu_dereference_bh(cl->filter_list);
+	}
+
+	cl = htbx_find(TC_H_MAKE(TC_H_MAJ(sch->handle), q->defcls), sch);
+	if (!cl || !htbx_is_leaf(cl))
+		return HTBX_DIRECT;
+	return cl;
+}
+
+/* ---- data path ---- */
+
+static int htbx_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			struct sk_buff **to_free)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
+	int ret = NET_XMIT_SUCCESS;
+	struct htbx_class *cl;
+
+	cl = htbx_classify(skb, sch, &ret);
+	if (cl == HTBX_DIRECT) {
+		if (q->direct_queue.qlen >= q->direct_qlen)
+			return qdisc_drop(skb, sch, to_free);
+		__qdisc_enqueue_tail(skb, &q->direct_queue);
+		q->direct_pkts++;
+	} else if (!cl) {
+		if (ret & __NET_XMIT_BYPASS)
+			qdisc_qstats_drop(sch);
+		__qdisc_drop(skb, to_free);
+		return ret;
+	} else {
+		ret = qdisc_enqueue(skb, cl->leaf, to_free);
+		if (unlikely(ret != NET_XMIT_SUCCESS)) {
+			if (net_xmit_drop_count(ret)) {
+				qdisc_qstats_drop(sch);
+				cl->drops++;
+			}
+			return ret;
+		}
+		htbx_core_activate(&q->core, &cl->cls);
+	}
+
+	sch->qstats.backlog += len;
+	sch->q.qlen++;
+	return NET_XMIT_SUCCESS;
+}
+
+static struct sk_buff *htbx_dequeue(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct sk_buff *skb;
+	u64 now;
+
+	/* The direct queue is not shaped and goes first, as in HTB. */
+	skb = __qdisc_dequeue_head(&q->direct_queue);
+	if (skb)
+		goto out;
+	if (!sch->q.qlen)
+		return NULL;
+
+	now = htbx_clock_ns();
+	skb = htbx_core_dequeue(&q->core, now);
+	if (skb)
+		goto out;
+
+	if (q->core.next_event) {
+		/* An event already due (budget exhausted): try again now. */
+		qdisc_watchdog_schedule_ns(&q->watchdog,
+					   max_t(u64, q->core.next_event, now));
+	}
+	return NULL;
+
+out:
+	qdisc_bstats_update(sch, skb);
+	qdisc_qstats_backlog_dec(sch, skb);
+	sch->q.qlen--;
+	return skb;
+}
+
+static void htbx_reset(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	u64 now = htbx_clock_ns();
+	struct htbx_class *cl;
+	unsigned int i;
+
+	for (i = 0; i < q->clhash.hashsize; i++) {
+		hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
+			if (cl->leaf)
+				qdisc_reset(cl->leaf);
+			htbx_core_reset_cls(&q->core, &cl->cls, now);
+		}
+	}
+	htbx_core_reset(&q->core);
+	qdisc_watchdog_cancel(&q->watchdog);
+	__qdisc_reset_queue(&q->direct_queue);
+}
+
+/* ---- class configuration ---- */
+
+static int htbx_depth(const struct htbx_class *cl)
+{
+	int depth = 0;
+
+	for (; cl; cl = cl->parent)
+		depth++;
+	return depth;
+}
+
+/**
+ * htbx_derive - turn user parameters into a core configuration
+ * @p: the parameters, 0 meaning "auto" for ceil/burst/cburst/quantum/mtu
+ * @r2q: the qdisc's rate to quantum divisor
+ * @cfg: result
+ * @clamped: set when a derived quantum had to be clamped (may be NULL)
+ *
+ * Returns -EINVAL with @extack set when ceil is below rate.
+ */
+static int htbx_derive(const struct htbx_params *p, u32 r2q,
+		       struct htbx_cfg *cfg, bool *clamped,
+		       struct netlink_ext_ack *extack)
+{
+	u64 quantum;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->rate = p->rate;
+	cfg->ceil = p->ceil ?: p->rate;
+	if (cfg->ceil < cfg->rate) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "ceil %llu is below rate %llu (bytes/s)",
+				       cfg->ceil, cfg->rate);
+		return -EINVAL;
+	}
+	cfg->mtu = p->mtu ?: HTBX_DEFAULT_MTU;
+	cfg->burst = p->burst ?: htbx_default_burst(cfg->rate, cfg->mtu);
+	cfg->cburst = p->cburst ?: htbx_default_burst(cfg->ceil, cfg->mtu);
+	cfg->prio = p->prio;
+	cfg->len.mpu = p->mpu;
+	cfg->len.overhead = p->overhead;
+	cfg->len.linklayer = p->linklayer;
+
+	if (clamped)
+		*clamped = false;
+	if (p->quantum) {
+		cfg->quantum = p->quantum;
+	} else {
+		quantum = div_u64(cfg->rate, r2q);
+		if (quantum < HTBX_MIN_QUANTUM || quantum > HTBX_MAX_QUANTUM) {
+			quantum = clamp_t(u64, quantum, HTBX_MIN_QUANTUM,
+					  HTBX_MAX_QUANTUM);
+			if (clamped)
+				*clamped = true;
+		}
+		cfg->quantum = quantum;
+	}
+	return 0;
+}
+
+/* Overwrite @p with the class attributes present in @tb; 0 means auto. */
+static void htbx_params_apply(struct htbx_params *p, struct nlattr **tb)
+{
+	if (tb[TCA_HTBX_RATE])
+		p->rate = nla_get_u64(tb[TCA_HTBX_RATE]);
+	if (tb[TCA_HTBX_CEIL])
+		p->ceil = nla_get_u64(tb[TCA_HTBX_CEIL]);
+	if (tb[TCA_HTBX_BURST])
+		p->burst = nla_get_u32(tb[TCA_HTBX_BURST]);
+	if (tb[TCA_HTBX_CBURST])
+		p->cburst = nla_get_u32(tb[TCA_HTBX_CBURST]);
+	if (tb[TCA_HTBX_PRIO])
+		p->prio = nla_get_u32(tb[TCA_HTBX_PRIO]);
+	if (tb[TCA_HTBX_QUANTUM])
+		p->quantum = nla_get_u32(tb[TCA_HTBX_QUANTUM]);
+	if (tb[TCA_HTBX_MTU])
+		p->mtu = nla_get_u32(tb[TCA_HTBX_MTU]);
+	if (tb[TCA_HTBX_MPU])
+		p->mpu = nla_get_u32(tb[TCA_HTBX_MPU]);
+	if (tb[TCA_HTBX_OVERHEAD])
+		p->overhead = nla_get_s32(tb[TCA_HTBX_OVERHEAD]);
+	if (tb[TCA_HTBX_LINKLAYER])
+		p->linklayer = nla_get_u8(tb[TCA_HTBX_LINKLAYER]);
+}
+
+static void htbx_warn_quantum(const struct htbx_class *cl,
+			      const struct htbx_cfg *cfg, u32 r2q,
+			      struct netlink_ext_ack *extack)
+{
+	NL_SET_ERR_MSG_FMT_MOD(extack,
+			       "quantum of %x:%x: rate/r2q=%llu clamped to %u; set quantum or r2q",
+			       TC_H_MAJ(cl->common.classid) >> 16,
+			       TC_H_MIN(cl->common.classid),
+			       div_u64(cfg->rate, r2q), cfg->quantum);
+}
+
+static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
+{
+	if (cl->leaf)
+		qdisc_put(cl->leaf);
+	gen_kill_estimator(&cl->rate_est);
+	tcf_block_put(cl->block);
+	kfree(cl);
+}
+
+static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
+			     struct nlattr **tca, unsigned long *arg,
+			     struct netlink_ext_ack *extack)
+{
+	struct htbx_class *cl = (struct htbx_class *)*arg, *parent = NULL;
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct nlattr *opt = tca[TCA_OPTIONS];
+	struct nlattr *tb[TCA_HTBX_MAX + 1];
+	struct Qdisc *old_leaf = NULL;
+	struct htbx_params params;
+	struct htbx_cfg cfg;
+	bool clamped;
+	int err, i;
+
+	if (!opt) {
+		NL_SET_ERR_MSG_MOD(extack, "htbx class options missing: rate is required");
+		return -EINVAL;
+	}
+	err = htbx_parse(opt, tb, extack);
+	if (err < 0)
+		return err;
+	for (i = TCA_HTBX_DEFCLS; i <= TCA_HTBX_VERSION; i++) {
+		if (tb[i]) {
+			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[i],
+						"%s is a qdisc option, not a class option",
+						htbx_attr_name[i]);
+			return -EINVAL;
+		}
+	}
+
+	if (cl) {
+		/* Change: absent attributes keep their value. */
+		params = cl->params;
+		htbx_params_apply(&params, tb);
+		err = htbx_derive(&params, q->r2q, &cfg, &clamped, extack);
+		if (err)
+			return err;
+		if (tca[TCA_RATE]) {
+			err = gen_replace_estimator(&cl->bstats, NULL,
+						    &cl->rate_est, NULL, true,
+						    tca[TCA_RATE]);
+			if (err) {
+				NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
+				return err;
+			}
+		}
+		sch_tree_lock(sch);
+		cl->params = params;
+		htbx_core_change(&q->core, &cl->cls, &cfg, htbx_clock_ns());
+		sch_tree_unlock(sch);
+		if (clamped)
+			htbx_warn_quantum(cl, &cfg, q->r2q, extack);
+		return 0;
+	}
+
+	/* Create. Check everything, then allocate, then take the lock. */
+	if (!tb[TCA_HTBX_RATE]) {
+		NL_SET_ERR_MSG_MOD(extack, "rate is required: u64 bytes/s, 1..1000000000000");
+		return -EINVAL;
+	}
+	if (!TC_H_MIN(classid) || TC_H_MAJ(classid) != TC_H_MAJ(sch->handle)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "invalid classid %x:%x: must be %x:1..%x:ffff",
+				       TC_H_MAJ(classid) >> 16, TC_H_MIN(classid),
+				       TC_H_MAJ(sch->handle) >> 16,
+				       TC_H_MAJ(sch->handle) >> 16);
+		return -EINVAL;
+	}
+	if (parentid != TC_H_ROOT && parentid != sch->handle) {
+		if (TC_H_MAJ(parentid) != TC_H_MAJ(sch->handle)) {
+			NL_SET_ERR_MSG_FMT_MOD(extack,
+					       "parent %x:%x belongs to another qdisc (this is %x:)",
+					       TC_H_MAJ(parentid) >> 16,
+					       TC_H_MIN(parentid),
+					       TC_H_MAJ(sch->handle) >> 16);
+			return -EINVAL;
+		}
+		parent = htbx_find(parentid, sch);
+		if (!parent) {
+			NL_SET_ERR_MSG_FMT_MOD(extack,
+					       "parent class %x:%x does not exist",
+					       TC_H_MAJ(parentid) >> 16,
+					       TC_H_MIN(parentid));
+			return -ENOENT;
+		}
+	}
+	if (htbx_depth(parent) + 1 > HTBX_MAXDEPTH) {
+		NL_SET_ERR_MSG_MOD(extack, "tree is too deep: at most 8 levels");
+		return -EINVAL;
+	}
+
+	memset(&params, 0, sizeof(params));
+	htbx_params_apply(&params, tb);
+	err = htbx_derive(&params, q->r2q, &cfg, &clamped, extack);
+	if (err)
+		return err;
+
+	cl = kzalloc(sizeof(*cl), GFP_KERNEL);
+	if (!cl)
+		return -ENOBUFS;
+	gnet_stats_basic_sync_init(&cl->bstats);
+	cl->common.classid = classid;
+	cl->parent = parent;
+	cl->params = params;
+
+	err = tcf_block_get(&cl->block, &cl->filter_list, sch, extack);
+	if (err)
+		goto err_free;
+	if (tca[TCA_RATE]) {
+		err = gen_new_estimator(&cl->bstats, NULL, &cl->rate_est, NULL,
+					true, tca[TCA_RATE]);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
+			goto err_block;
+		}
+	}
+	cl->leaf = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops, classid,
+				     extack);
+	if (!cl->leaf) {
+		err = -ENOBUFS;
+		goto err_est;
+	}
+
+	sch_tree_lock(sch);
+	if (parent && htbx_is_leaf(parent)) {
+		/*
+		 * The parent turns inner: its queued packets are dropped and
+		 * the drop is reported up the tree, so that qlen and backlog
+		 * of every ancestor qdisc stay exact.
+		 */
+		qdisc_purge_queue(parent->leaf);
+		htbx_core_deactivate(&q->core, &parent->cls);
+		old_leaf = parent->leaf;
+		parent->leaf = NULL;
+	}
+	htbx_cls_setup(&cl->cls, &cfg);
+	htbx_core_add(&q->core, &cl->cls, parent ? &parent->cls : NULL,
+		      htbx_clock_ns());
+	qdisc_class_hash_insert(&q->clhash, &cl->common);
+	sch_tree_unlock(sch);
+
+	qdisc_hash_add(cl->leaf, true);
+	qdisc_class_hash_grow(sch, &q->clhash);
+	if (old_leaf)
+		qdisc_put(old_leaf);
+	*arg = (unsigned long)cl;
+	if (clamped)
+		htbx_warn_quantum(cl, &cfg, q->r2q, extack);
+	return 0;
+
+err_est:
+	gen_kill_estimator(&cl->rate_est);
+err_block:
+	tcf_block_put(cl->block);
+err_free:
+	kfree(cl);
+	return err;
+}
+
+static int htbx_delete(struct Qdisc *sch, unsigned long arg,
+		       struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl = (struct htbx_class *)arg;
+	struct htbx_class *parent = cl->parent;
+	struct Qdisc *new_leaf = NULL;
+	bool parent_is_leaf = false;
+
+	if (!htbx_is_leaf(cl)) {
+		NL_SET_ERR_MSG_MOD(extack, "class has child classes: delete them first");
+		return -EBUSY;
+	}
+	if (cl->filter_cnt) {
+		NL_SET_ERR_MSG_MOD(extack, "class is in use by filters: delete them first");
+		return -EBUSY;
+	}
+	/* A parent losing its last child becomes a leaf: its queue first. */
+	if (parent && parent->cls.children == 1) {
+		new_leaf = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops,
+					     parent->common.classid, extack);
+		if (!new_leaf)
+			return -ENOBUFS;
+	}
+
+	sch_tree_lock(sch);
+	if (cl->leaf)
+		qdisc_purge_queue(cl->leaf);
+	htbx_core_deactivate(&q->core, &cl->cls);
+	qdisc_class_hash_remove(&q->clhash, &cl->common);
+	if (htbx_core_del(&q->core, &cl->cls, htbx_clock_ns()) && parent &&
+	    new_leaf) {
+		parent->leaf = new_leaf;
+		parent_is_leaf = true;
+	}
+	sch_tree_unlock(sch);
+
+	if (parent_is_leaf)
+		qdisc_hash_add(parent->leaf, true);
+	else if (new_leaf)
+		qdisc_put(new_leaf);
+	htbx_destroy_class(sch, cl);
+	return 0;
+}
+
+/* ---- leaves, filters ---- */
+
+static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
+		      struct Qdisc **old, struct netlink_ext_ack *extack)
+{
+	struct htbx_class *cl = (struct htbx_class *)arg;
+
+	if (!htbx_is_leaf(cl)) {
+		NL_SET_ERR_MSG_MOD(extack, "class has child classes: only a leaf holds a qdisc");
+		return -EINVAL;
+	}
+	if (!new) {
+		new = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops,
+					cl->common.classid, extack);
+		if (!new)
+			return -ENOBUFS;
+	}
+	/* Purges the old leaf; qlen_notify deactivates the class. */
+	*old = qdisc_replace(sch, new, &cl->leaf);
+	return 0;
+}
+
+static struct Qdisc *htbx_leaf(struct Qdisc *sch, unsigned long arg)
+{
+	struct htbx_class *cl = (struct htbx_class *)arg;
+
+	return cl->leaf;
+}
+
+/* Idempotent: the leaf queue of @arg became empty. */
+static void htbx_qlen_notify(struct Qdisc *sch, unsigned long arg)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl = (struct htbx_class *)arg;
+
+	htbx_core_deactivate(&q->core, &cl->cls);
+}
+
+static struct tcf_block *htbx_tcf_block(struct Qdisc *sch, unsigned long arg,
+					struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl = (struct htbx_class *)arg;
+
+	return cl ? cl->block : q->block;
+}
+
+static unsigned long htbx_bind_filter(struct Qdisc *sch, unsigned long parent,
+				      u32 classid)
+{
+	struct htbx_class *cl = htbx_find(classid, sch);
+
+	if (cl)
+		cl->filter_cnt++;
+	return (unsigned long)cl;
+}
+
+static void htbx_unbind_filter(struct Qdisc *sch, unsigned long arg)
+{
+	struct htbx_class *cl = (struct htbx_class *)arg;
+
+	if (cl && !WARN_ON_ONCE(!cl->filter_cnt))
+		cl->filter_cnt--;
+}
+
+/* ---- dumps ---- */
+
+static int htbx_dump_class(struct Qdisc *sch, unsigned long arg,
+			   struct sk_buff *skb, struct tcmsg *tcm)
+{
+	struct htbx_class *cl = (struct htbx_class *)arg;
+	const struct htbx_cfg *cfg = &cl->cls.cfg;
+	struct nlattr *nest;
+
+	/* RTNL is held: the configuration cannot change under us. */
+	tcm->tcm_parent = cl->parent ? cl->parent->common.classid : TC_H_ROOT;
+	tcm->tcm_handle = cl->common.classid;
+	if (cl->leaf)
+		tcm->tcm_info = cl->leaf->handle;
+
+	nest = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!nest)
+		goto nla_put_failure;
+	if (nla_put_u64_64bit(skb, TCA_HTBX_RATE, cfg->rate, TCA_HTBX_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_HTBX_CEIL, cfg->ceil, TCA_HTBX_PAD) ||
+	    nla_put_u32(skb, TCA_HTBX_BURST, cfg->burst) ||
+	    nla_put_u32(skb, TCA_HTBX_CBURST, cfg->cburst) ||
+	    nla_put_u32(skb, TCA_HTBX_PRIO, cfg->prio) ||
+	    nla_put_u32(skb, TCA_HTBX_QUANTUM, cfg->quantum) ||
+	    nla_put_u32(skb, TCA_HTBX_MTU, cfg->mtu) ||
+	    nla_put_u32(skb, TCA_HTBX_MPU, cfg->len.mpu) ||
+	    nla_put_s32(skb, TCA_HTBX_OVERHEAD, cfg->len.overhead) ||
+	    nla_put_u8(skb, TCA_HTBX_LINKLAYER, cfg->len.linklayer) ||
+	    nla_put_u32(skb, TCA_HTBX_LEVEL, cl->cls.level))
+		goto nla_put_failure;
+	return nla_nest_end(skb, nest);
+
+nla_put_failure:
+	nla_nest_cancel(skb, nest);
+	return -1;
+}
+
+/* Called with the qdisc root lock held (gnet_stats_start_copy). */
+static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
+				 struct gnet_dump *d)
+{
+	struct htbx_class *cl = (struct htbx_class *)arg;
+	struct gnet_stats_queue qs = {
+		.drops		= cl->drops,
+		.overlimits	= cl->cls.overlimits,
+	};
+	struct gnet_stats_basic_sync bs;
+	struct tc_htbx_xstats xs;
+	__u32 qlen = 0;
+
+	if (cl->leaf) {
+		qdisc_qstats_qlen_backlog(cl->leaf, &qlen, &qs.backlog);
+		qs.requeues = cl->leaf->qstats.requeues;
+		qs.drops += cl->leaf->qstats.drops;
+	}
+
+	gnet_stats_basic_sync_init(&bs);
+	u64_stats_set(&bs.bytes, cl->cls.bytes);
+	u64_stats_set(&bs.packets, cl->cls.packets);
+
+	memset(&xs, 0, sizeof(xs));
+	htbx_cls_xstats(&cl->cls, htbx_clock_ns(), &xs);
+
+	if (gnet_stats_copy_basic(d, NULL, &bs, true) < 0 ||
+	    gnet_stats_copy_rate_est(d, &cl->rate_est) < 0 ||
+	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)
+		return -1;
+	return gnet_stats_copy_app(d, &xs, sizeof(xs));
+}
+
+static int htbx_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct nlattr *nest;
+
+	sch->qstats.overlimits = q->core.overlimits;
+
+	nest = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!nest)
+		goto nla_put_failure;
+	if (nla_put_u32(skb, TCA_HTBX_DEFCLS, q->defcls) ||
+	    nla_put_u32(skb, TCA_HTBX_R2Q, q->r2q) ||
+	    nla_put_u32(skb, TCA_HTBX_DIRECT_QLEN, q->direct_qlen) ||
+	    nla_put_u64_64bit(skb, TCA_HTBX_DIRECT_PKTS, q->direct_pkts,
+			      TCA_HTBX_PAD) ||
+	    nla_put_u32(skb, TCA_HTBX_VERSION, HTBX_VERSION))
+		goto nla_put_failure;
+	return nla_nest_end(skb, nest);
+
+nla_put_failure:
+	nla_nest_cancel(skb, nest);
+	return -1;
+}
+
+static void htbx_walk(struct Qdisc *sch, struct qdisc_walker *arg)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl;
+	unsigned int i;
+
+	if (arg->stop)
+		return;
+	for (i = 0; i < q->clhash.hashsize; i++) {
+		hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
+			if (!tc_qdisc_stats_dump(sch, (unsigned long)cl, arg))
+				return;
+		}
+	}
+}
+
+/* ---- qdisc setup ---- */
+
+static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
+		       struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_HTBX_MAX + 1];
+	u32 r2q = q->r2q, defcls = q->defcls, direct_qlen = q->direct_qlen;
+	struct htbx_class *cl;
+	struct htbx_cfg cfg;
+	unsigned int i;
+	int err;
+
+	if (!opt)
+		return 0;
+	err = htbx_parse(opt, tb, extack);
+	if (err < 0)
+		return err;
+	if (tb[TCA_HTBX_OFFLOAD]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_HTBX_OFFLOAD],
+				    "offload is not supported by htbx (use htb offload)");
+		return -EOPNOTSUPP;
+	}
+	for (i = TCA_HTBX_RATE; i <= TCA_HTBX_MAX; i++) {
+		if (tb[i]) {
+			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[i],
+						"%s is a class option, not a qdisc option",
+						htbx_attr_name[i]);
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_HTBX_DEFCLS])
+		defcls = nla_get_u32(tb[TCA_HTBX_DEFCLS]);
+	if (tb[TCA_HTBX_R2Q])
+		r2q = nla_get_u32(tb[TCA_HTBX_R2Q]);
+	if (tb[TCA_HTBX_DIRECT_QLEN])
+		direct_qlen = nla_get_u32(tb[TCA_HTBX_DIRECT_QLEN]);
+
+	sch_tree_lock(sch);
+	q->defcls = defcls;
+	q->direct_qlen = direct_qlen;
+	if (r2q != q->r2q) {
+		/* Derived quanta follow the new r2q. */
+		q->r2q = r2q;
+		for (i = 0; i < q->clhash.hashsize; i++) {
+			hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
+				if (cl->params.quantum ||
+				    htbx_derive(&cl->params, r2q, &cfg, NULL, NULL))
+					continue;
+				htbx_core_change(&q->core, &cl->cls, &cfg,
+						 htbx_clock_ns());
+			}
+		}
+	}
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
+		     struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	int err;
+
+	qdisc_watchdog_init(&q->watchdog, sch);
+	/* direct_queue: qdisc_priv() is zeroed, an empty qdisc_skb_head */
+	htbx_core_init(&q->core);
+
+	err = qdisc_class_hash_init(&q->clhash);
+	if (err < 0)
+		return err;
+	err = tcf_block_get(&q->block, &q->filter_list, sch, extack);
+	if (err)
+		return err;
+
+	q->r2q = HTBX_DEFAULT_R2Q;
+	q->direct_qlen = qdisc_dev(sch)->tx_queue_len ?: 1000;
+	return htbx_change(sch, opt, extack);
+}
+
+static void htbx_destroy(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct hlist_node *next;
+	struct htbx_class *cl;
+	unsigned int i;
+
+	qdisc_watchdog_cancel(&q->watchdog);
+	/*
+	 * Filters first: they can point at classes (and a class's filters
+	 * at other classes), so no class may go before every block is gone.
+	 */
+	tcf_block_put(q->block);
+	q->block = NULL;
+	for (i = 0; i < q->clhash.hashsize; i++) {
+		hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
+			tcf_block_put(cl->block);
+			cl->block = NULL;
+		}
+	}
+	for (i = 0; i < q->clhash.hashsize; i++) {
+		hlist_for_each_entry_safe(cl, next, &q->clhash.hash[i],
+					  common.hnode)
+			htbx_destroy_class(sch, cl);
+	}
+	qdisc_class_hash_destroy(&q->clhash);
+	__qdisc_reset_queue(&q->direct_queue);
+}
+
+static const struct Qdisc_class_ops htbx_class_ops = {
+	.graft		=	htbx_graft,
+	.leaf		=	htbx_leaf,
+	.qlen_notify	=	htbx_qlen_notify,
+	.find		=	htbx_search,
+	.change		=	htbx_change_class,
+	.delete		=	htbx_delete,
+	.walk		=	htbx_walk,
+	.tcf_block	=	htbx_tcf_block,
+	.bind_tcf	=	htbx_bind_filter,
+	.unbind_tcf	=	htbx_unbind_filter,
+	.dump		=	htbx_dump_class,
+	.dump_stats	=	htbx_dump_class_stats,
+};
+
+static struct Qdisc_ops htbx_qdisc_ops __read_mostly = {
+	.cl_ops		=	&htbx_class_ops,
+	.id		=	"htbx",
+	.priv_size	=	sizeof(struct htbx_sched),
+	.enqueue	=	htbx_enqueue,
+	.dequeue	=	htbx_dequeue,
+	.peek		=	qdisc_peek_dequeued,
+	.init		=	htbx_init,
+	.reset		=	htbx_reset,
+	.destroy	=	htbx_destroy,
+	.change		=	htbx_change,
+	.dump		=	htbx_dump,
+	.owner		=	THIS_MODULE,
+};
+MODULE_ALIAS_NET_SCH("htbx");
+
+static int __init htbx_module_init(void)
+{
+	return register_qdisc(&htbx_qdisc_ops);
+}
+
+static void __exit htbx_module_exit(void)
+{
+	unregister_qdisc(&htbx_qdisc_ops);
+}
+
+module_init(htbx_module_init);
+module_exit(htbx_module_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Hierarchical Token Bucket with a nanosecond clock (htbx)");
+MODULE_VERSION(HTBX_MODULE_VERSION);
