@@ -76,6 +76,7 @@ struct htbx_ring {
 	struct list_head	head;	/* first entry is served next */
 	u32			n;	/* members */
 	u32			turns;	/* rotations since the owner's last */
+	struct htbx_cls		*resume; /* left while it had the turn */
 };
 
 /* Event queue node (intrusive pairing heap, ordered by key). */
@@ -250,18 +251,31 @@ static inline void htbx_ring_init(struct htbx_ring *r)
 	INIT_LIST_HEAD(&r->head);
 	r->n = 0;
 	r->turns = 0;
+	r->resume = NULL;
 }
 
+/*
+ * A class that left a ring while it had the turn (say it could send on its
+ * own rate for one packet) gets the turn back when it returns before the
+ * ring moved on, so that it keeps its DRR position as well as its deficit.
+ */
 static inline void htbx_ring_add(struct htbx_ring *r, struct htbx_cls *cl,
 				 int prio)
 {
-	list_add_tail(&cl->ring_node[prio], &r->head);
+	if (r->resume == cl) {
+		list_add(&cl->ring_node[prio], &r->head);
+		r->resume = NULL;
+	} else {
+		list_add_tail(&cl->ring_node[prio], &r->head);
+	}
 	r->n++;
 }
 
 static inline void htbx_ring_del(struct htbx_ring *r, struct htbx_cls *cl,
 				 int prio)
 {
+	if (r->head.next == &cl->ring_node[prio])
+		r->resume = cl;
 	list_del_init(&cl->ring_node[prio]);
 	r->n--;
 }
@@ -574,6 +588,12 @@ static inline bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl,
 	WARN_ON_ONCE(cl->children);
 	htbx_core_deactivate(q, cl);
 	htbx_pq_remove(q, cl);
+	for (i = 0; i < HTBX_CORE_NUMPRIO; i++) {
+		if (q->row[cl->level][i].resume == cl)
+			q->row[cl->level][i].resume = NULL;
+		if (p && p->feed[i].resume == cl)
+			p->feed[i].resume = NULL;
+	}
 	if (!p)
 		return false;
 	p->children--;
@@ -635,6 +655,7 @@ static inline void htbx_rotate(struct htbx_core *q, int level, int prio,
 	for (i = depth - 1; i >= 0; i--) {
 		r = i ? &path[i - 1]->feed[prio] : &q->row[level][prio];
 		list_move_tail(&path[i]->ring_node[prio], &r->head);
+		r->resume = NULL;
 		if (++r->turns < r->n)
 			break;
 		r->turns = 0;

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kshim.h - the few kernel types and helpers htbx_core.h needs, for the
+ * userspace unit tests. Written for this harness; semantics follow the
+ * kernel's (list.h, minmax.h, math64.h) closely enough for the core.
+ */
+#ifndef _HTBX_KSHIM_H
+#define _HTBX_KSHIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef int32_t s32;
+typedef uint64_t u64;
+typedef int64_t s64;
+
+#define U32_MAX		((u32)~0U)
+#define BIT(nr)		(1UL << (nr))
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define min_t(type, a, b) ({ type __a = (a); type __b = (b); __a < __b ? __a : __b; })
+#define max_t(type, a, b) ({ type __a = (a); type __b = (b); __a > __b ? __a : __b; })
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+/* Counted so that tests can assert no warning fired. */
+extern unsigned long kshim_warnings;
+#define WARN_ON_ONCE(cond) ({						\
+	bool __c = !!(cond);						\
+	if (unlikely(__c)) {						\
+		kshim_warnings++;					\
+		fprintf(stderr, "WARN %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+	}								\
+	__c;								\
+})
+
+static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *rem)
+{
+	*rem = dividend % divisor;
+	return dividend / divisor;
+}
+
+static inline u64 div64_u64(u64 dividend, u64 divisor)
+{
+	return dividend / divisor;
+}
+
+/* ---- doubly linked circular lists ---- */
+
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+static inline void INIT_LIST_HEAD(struct list_head *h)
+{
+	h->next = h;
+	h->prev = h;
+}
+
+static inline void __kshim_list_insert(struct list_head *n,
+				       struct list_head *prev,
+				       struct list_head *next)
+{
+	next->prev = n;
+	n->next = next;
+	n->prev = prev;
+	prev->next = n;
+}
+
+static inline void list_add(struct list_head *n, struct list_head *h)
+{
+	__kshim_list_insert(n, h, h->next);
+}
+
+static inline void list_add_tail(struct list_head *n, struct list_head *h)
+{
+	__kshim_list_insert(n, h->prev, h);
+}
+
+static inline void __kshim_list_unlink(struct list_head *e)
+{
+	e->next->prev = e->prev;
+	e->prev->next = e->next;
+}
+
+static inline void list_del(struct list_head *e)
+{
+	__kshim_list_unlink(e);
+	e->next = NULL;
+	e->prev = NULL;
+}
+
+static inline void list_del_init(struct list_head *e)
+{
+	__kshim_list_unlink(e);
+	INIT_LIST_HEAD(e);
+}
+
+static inline void list_move_tail(struct list_head *e, struct list_head *h)
+{
+	__kshim_list_unlink(e);
+	list_add_tail(e, h);
+}
+
+static inline bool list_empty(const struct list_head *h)
+{
+	return h->next == h;
+}
+
+#define list_entry(ptr, type, member)	container_of(ptr, type, member)
+#define list_first_entry(h, type, member) list_entry((h)->next, type, member)
+#define list_for_each(pos, h) \
+	for (pos = (h)->next; pos != (h); pos = pos->next)
+
+#endif /* _HTBX_KSHIM_H */

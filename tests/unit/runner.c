@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/* runner.c - runs every unit test and prints TAP. */
+#include "harness.h"
+
+extern const struct utest tests_math[], tests_sched[], tests_tree[];
+
+static const struct utest *const suites[] = { tests_math, tests_sched, tests_tree };
+
+int main(int argc, char **argv)
+{
+	int passed = 0, failed = 0, n = 0;
+	const char *only = argc > 1 ? argv[1] : NULL;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+		const struct utest *t;
+
+		for (t = suites[i]; t->name; t++) {
+			char msg[512] = "";
+			unsigned long w = kshim_warnings;
+			bool ok;
+
+			if (only && !strstr(t->name, only))
+				continue;
+			ok = t->fn(msg, sizeof(msg));
+			if (kshim_warnings != w) {
+				ok = false;
+				strncat(msg, " [WARN fired]", sizeof(msg) - strlen(msg) - 1);
+			}
+			printf("%s %d - %s: %s\n", ok ? "ok" : "not ok", ++n,
+			       t->name, msg);
+			if (ok)
+				passed++;
+			else
+				failed++;
+		}
+	}
+	printf("1..%d\n%d passed, %d failed\n", n, passed, failed);
+	return failed ? 1 : 0;
+}
