@@ -1,0 +1,270 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# lib.sh - helpers for the guest-side suites (tests/vm/suite-*.sh). POSIX sh:
+# runs under dash (the guest's /bin/sh) and busybox ash. Source it with
+#	. "${HTBX_TOP:-.}/tests/vm/lib.sh"
+#
+# Topology made by netns_pair (one pair per call, unique names):
+#
+#   netns $NS_A                          netns $NS_B
+#   +-----------------------+            +-----------------------+
+#   | $VETH_A  198.18.0.1/24 |<--veth--->| $VETH_B  198.18.0.2/24 |
+#   | htbx-traffic send      |            | htbx-traffic recv      |
+#   +-----------------------+            +-----------------------+
+#
+# Shape on $VETH_A's egress (tc_a ... dev $VETH_A). IPv6 is off and the
+# neighbours are static, so the only packets on the link are the test's own
+# (exact qdisc counters).
+#
+# TAP: ok DESC / fail DESC [DETAIL...] / skip DESC REASON / check DESC CMD...
+# print "ok - ..." / "not ok - ..." lines without numbers (tests/run-all
+# numbers them and prefixes the kernel). They return 0 (check returns CMD's
+# status), so a suite's exit status is its own: exit 0 after reporting
+# failures through TAP; a non-zero exit means the suite itself broke.
+# VERBOSE=1 echoes the commands run through echo_cmd/in_a/in_b/tc_a/tc_b as
+# "# + cmd" on stderr.
+
+HTBX_TOP=${HTBX_TOP:-$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)}
+VERBOSE=${VERBOSE:-0}
+TC=/sbin/tc
+IP=/sbin/ip
+[ -x "$TC" ] || TC=$(command -v tc)
+[ -x "$IP" ] || IP=$(command -v ip)
+HTBX_TRAFFIC=$(command -v htbx-traffic 2>/dev/null || echo "$HTBX_TOP/tools/bin/htbx-traffic")
+HTBX_FAILED=0
+HTBX_NETNS=
+HTBX_PIDS=
+HTBX_NS_SEQ=0
+
+# ------------------------------------------------------------------ TAP
+
+ok() {
+	echo "ok - $*"
+}
+
+# fail DESC [DETAIL...]: each DETAIL line printed as "# ...".
+fail() {
+	_d=$1
+	shift
+	echo "not ok - $_d"
+	HTBX_FAILED=$((HTBX_FAILED + 1))
+	for _l in "$@"; do
+		printf '%s\n' "$_l" | sed 's/^/# /'
+	done
+	return 0
+}
+
+# skip DESC REASON
+skip() {
+	echo "ok - $1 # SKIP $2"
+}
+
+# check DESC CMD...: ok when CMD succeeds, else fail with its output.
+check() {
+	_d=$1
+	shift
+	[ "$VERBOSE" = 1 ] && echo "# + $*" >&2
+	_out=$("$@" 2>&1)
+	_rc=$?
+	if [ $_rc -eq 0 ]; then
+		ok "$_d"
+	else
+		fail "$_d" "command: $*" "exit status: $_rc" "$_out"
+	fi
+	return $_rc
+}
+
+# within ACTUAL EXPECTED PCT: status 0 when |ACTUAL-EXPECTED| <= EXPECTED*PCT/100.
+within() {
+	awk -v a="$1" -v e="$2" -v p="$3" 'BEGIN {
+		if (a == "" || a !~ /^-?[0-9.eE+-]+$/) exit 1;
+		d = a - e; if (d < 0) d = -d;
+		m = e * p / 100; if (m < 0) m = -m;
+		exit !(d <= m) }'
+}
+
+# pct ACTUAL EXPECTED: ACTUAL as a percentage of EXPECTED, 2 decimals.
+pct() {
+	awk -v a="$1" -v e="$2" 'BEGIN { if (e == 0) print "inf"; else printf "%.2f\n", a * 100 / e }'
+}
+
+# ------------------------------------------------------------- commands
+
+# echo_cmd CMD...: run CMD, echoing it first as "# + CMD" when VERBOSE=1.
+echo_cmd() {
+	[ "$VERBOSE" = 1 ] && echo "# + $*" >&2
+	"$@"
+}
+
+in_ns() {
+	_ns=$1
+	shift
+	echo_cmd "$IP" netns exec "$_ns" "$@"
+}
+in_a() { in_ns "$NS_A" "$@"; }
+in_b() { in_ns "$NS_B" "$@"; }
+tc_a() { in_a "$TC" "$@"; }
+tc_b() { in_b "$TC" "$@"; }
+
+# wait_until TIMEOUT_S CMD...: poll CMD every 0.1 s until it succeeds;
+# status 1 when TIMEOUT_S passes first.
+wait_until() {
+	_n=$(awk -v t="$1" 'BEGIN { printf "%d\n", t * 10 }')
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		[ "$_n" -le 0 ] && return 1
+		_n=$((_n - 1))
+		sleep 0.1
+	done
+	return 0
+}
+
+# --------------------------------------------------------------- netns
+
+# netns_pair: two namespaces joined by a veth pair (see the top of the file).
+# Exports NS_A NS_B VETH_A VETH_B ADDR_A ADDR_B; registers the cleanup.
+netns_pair() {
+	HTBX_NS_SEQ=$((HTBX_NS_SEQ + 1))
+	NS_A=htbx-a-$$-$HTBX_NS_SEQ
+	NS_B=htbx-b-$$-$HTBX_NS_SEQ
+	VETH_A=veth-a
+	VETH_B=veth-b
+	ADDR_A=198.18.0.1
+	ADDR_B=198.18.0.2
+	export NS_A NS_B VETH_A VETH_B ADDR_A ADDR_B
+	netns_trap
+	for _ns in "$NS_A" "$NS_B"; do
+		echo_cmd "$IP" netns add "$_ns" || return 1
+		HTBX_NETNS="$HTBX_NETNS $_ns"
+		in_ns "$_ns" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6;
+			echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6' 2>/dev/null
+		in_ns "$_ns" "$IP" link set lo up || return 1
+	done
+	echo_cmd "$IP" -n "$NS_A" link add "$VETH_A" type veth \
+		peer name "$VETH_B" netns "$NS_B" || return 1
+	in_a "$IP" addr add "$ADDR_A/24" dev "$VETH_A" || return 1
+	in_b "$IP" addr add "$ADDR_B/24" dev "$VETH_B" || return 1
+	in_a "$IP" link set "$VETH_A" up || return 1
+	in_b "$IP" link set "$VETH_B" up || return 1
+	_mac_a=$(in_a cat "/sys/class/net/$VETH_A/address")
+	_mac_b=$(in_b cat "/sys/class/net/$VETH_B/address")
+	in_a "$IP" neigh replace "$ADDR_B" lladdr "$_mac_b" dev "$VETH_A" nud permanent || return 1
+	in_b "$IP" neigh replace "$ADDR_A" lladdr "$_mac_a" dev "$VETH_B" nud permanent || return 1
+	return 0
+}
+
+# Kill the background jobs this library started, delete its namespaces.
+netns_cleanup() {
+	for _p in $HTBX_PIDS; do
+		kill "$_p" 2>/dev/null
+	done
+	for _p in $HTBX_PIDS; do
+		wait "$_p" 2>/dev/null
+	done
+	HTBX_PIDS=
+	for _ns in $HTBX_NETNS; do
+		"$IP" netns del "$_ns" 2>/dev/null
+	done
+	HTBX_NETNS=
+}
+
+netns_trap() {
+	[ -n "$HTBX_TRAPPED" ] && return 0
+	HTBX_TRAPPED=1
+	trap 'netns_cleanup' EXIT
+	trap 'netns_cleanup; trap - EXIT; exit 130' INT TERM
+}
+
+# netns_leak_check: status 0 when no htbx-* namespace is left (prints the
+# leftovers otherwise).
+netns_leak_check() {
+	_left=$("$IP" netns list 2>/dev/null | awk '$1 ~ /^htbx-/ { print $1 }')
+	[ -z "$_left" ] && return 0
+	echo "# leaked netns: $(echo $_left)"
+	return 1
+}
+
+# ------------------------------------------------------------- traffic
+
+# port_listening NS PORT [tcp]: a socket in NS is bound to PORT.
+port_listening() {
+	_hex=$(printf '%04X' "$2")
+	if [ "$3" = tcp ]; then
+		"$IP" netns exec "$1" cat /proc/net/tcp | awk -v p=":$_hex" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }'
+	else
+		"$IP" netns exec "$1" cat /proc/net/udp | awk -v p=":$_hex" '$2 ~ p"$" { f = 1 } END { exit !f }'
+	fi
+}
+
+# measure [-t SECS] [-w WARMUP] [-s PAYLOAD] [-o JSONFILE] [--tcp] FLOW...
+#   FLOW as for `htbx-traffic send` (PORT[,rate=R][,mark=N][,tos=N][,prio=N]).
+#   Receives in B on every flow's port, sends from A to ADDR_B for
+#   SECS + 1 s (the receiver's window, SECS, starts at the first packet),
+#   waits for both. The receiver's JSON is left in JSONFILE (default
+#   $MEASURE_JSON, itself defaulting to /tmp/htbx-measure-$$.json) and
+#   MEASURE_JSON is set to it. Status 1 (with "# " lines saying why) when the
+#   receiver or sender failed. VERBOSE=1 prints the JSON as a "# " line.
+measure() {
+	_t=5 _w=1 _s=1400 _tcp= _o=${MEASURE_JSON:-/tmp/htbx-measure-$$.json}
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-t) _t=$2; shift 2 ;;
+		-w) _w=$2; shift 2 ;;
+		-s) _s=$2; shift 2 ;;
+		-o) _o=$2; shift 2 ;;
+		--tcp) _tcp=--tcp; shift ;;
+		*) break ;;
+		esac
+	done
+	MEASURE_JSON=$_o
+	_ports=
+	for _f in "$@"; do
+		_ports="$_ports ${_f%%,*}"
+	done
+	rm -f "$_o"
+	# Background the commands themselves (not a function) so that $! is
+	# the process to wait for or kill.
+	[ "$VERBOSE" = 1 ] && echo "# + (B) htbx-traffic recv -j -t $_t -w $_w $_tcp$_ports" >&2
+	"$IP" netns exec "$NS_B" "$HTBX_TRAFFIC" recv -j -t "$_t" -w "$_w" $_tcp $_ports >"$_o" 2>"$_o.err" &
+	_rpid=$!
+	HTBX_PIDS="$HTBX_PIDS $_rpid"
+	for _p in $_ports; do
+		if ! wait_until 10 port_listening "$NS_B" "$_p" ${_tcp:+tcp}; then
+			echo "# measure: receiver not listening on $_p"
+			cat "$_o.err" | sed 's/^/# /'
+			return 1
+		fi
+	done
+	_st=$(awk -v t="$_t" 'BEGIN { print t + 1 }')
+	[ "$VERBOSE" = 1 ] && echo "# + (A) htbx-traffic send -d $ADDR_B -t $_st -s $_s $_tcp $*" >&2
+	"$IP" netns exec "$NS_A" "$HTBX_TRAFFIC" send -d "$ADDR_B" -t "$_st" -s "$_s" $_tcp "$@" >"$_o.send" 2>&1 &
+	_spid=$!
+	HTBX_PIDS="$HTBX_PIDS $_spid"
+	wait "$_rpid"
+	_rrc=$?
+	wait "$_spid"
+	_src=$?
+	HTBX_PIDS=$(echo " $HTBX_PIDS " | sed "s/ $_rpid / /; s/ $_spid / /")
+	if [ "$VERBOSE" = 1 ]; then
+		echo "# measure: $(cat "$_o")"
+		sed 's/^/# send: /' "$_o.send"
+	fi
+	if [ $_rrc -ne 0 ] || [ $_src -ne 0 ]; then
+		echo "# measure: recv exit $_rrc, send exit $_src"
+		sed 's/^/# recv: /' "$_o.err"
+		sed 's/^/# send: /' "$_o.send"
+		return 1
+	fi
+	return 0
+}
+
+# flow_mbit JSONFILE PORT: that port's measured rate in mbit (empty if absent).
+flow_mbit() {
+	jq -r --argjson p "$2" '.flows[] | select(.port == $p) | .mbit' "$1" |
+		awk '{ printf "%.3f\n", $1 }'
+}
+
+# flow_field JSONFILE PORT FIELD: any field of one flow (packets, bytes, ...).
+flow_field() {
+	jq -r --argjson p "$2" --arg f "$3" '.flows[] | select(.port == $p) | .[$f]' "$1"
+}
