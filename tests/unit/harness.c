@@ -183,7 +183,7 @@ const char *core_check(const struct htbx_core *q, struct tcls **ts, int n)
 			}
 		}
 	}
-	if (inpq != pq_count(q->events, 0, &err))
+	if (ts && inpq != pq_count(q->events, 0, &err))
 		return "heap size";
 	return NULL;
 }

@@ -1,2 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_tree.c - tree operations under traffic: activation, change, delete,
+ * leaf/inner conversions, event budget, reset, 10 000 classes.
+ */
+#include <time.h>
 #include "harness.h"
-const struct utest tests_tree[] = { { NULL, NULL } };
+
+#define CHECK(s, ts, n) do {						\
+	const char *__e = core_check(&(s)->q, ts, n);			\
+	if (__e) {							\
+		FIG("line %d: invariant: %s", __LINE__, __e);		\
+		return false;						\
+	}								\
+} while (0)
+
+#define RUN(s, t) do {							\
+	if (!sim_run(s, t)) {						\
+		FIG("line %d: next_event in the past", __LINE__);	\
+		return false;						\
+	}								\
+} while (0)
+
+static double nsec_since(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) * 1e9 + (b.tv_nsec - a->tv_nsec);
+}
+
+static bool t_idempotent(char *msg, size_t sz)
+{
+	struct sim s;
+	struct tcls p, a, *all[] = { &p, &a };
+	struct htbx_cfg c = mkcfg(MBIT(10), MBIT(20), 3, 1500);
+
+	sim_init(&s, MBIT(100));
+	tc_add(&s, &p, NULL, &c, 0);
+	tc_add(&s, &a, &p, &c, 1000);
+	a.qlen = 5;
+	htbx_core_activate(&s.q, &a.cl);
+	htbx_core_activate(&s.q, &a.cl);
+	CHECK(&s, all, 2);
+	if (s.q.row[0][3].n != 1 || s.q.row_mask[0] != BIT(3) ||
+	    a.cl.prio_activity != BIT(3))
+		return false;
+	a.qlen = 0;
+	htbx_core_deactivate(&s.q, &a.cl);
+	htbx_core_deactivate(&s.q, &a.cl);
+	CHECK(&s, all, 2);
+	if (s.q.row[0][3].n || s.q.row_mask[0] || p.cl.prio_activity)
+		return false;
+	/* the same while a borrows (in p's feed) */
+	tc_fill(&s, &a, INF_PKTS);
+	RUN(&s, s.now + 100 * MS);
+	if (a.cl.cmode != HTBX_MAY_BORROW) {
+		/* step until it borrows */
+		while (a.cl.cmode != HTBX_MAY_BORROW)
+			RUN(&s, s.now + 1);
+	}
+	htbx_core_activate(&s.q, &a.cl);
+	CHECK(&s, all, 2);
+	if (p.cl.feed[3].n != 1)
+		return false;
+	tc_empty(&s, &a);
+	htbx_core_deactivate(&s.q, &a.cl);
+	CHECK(&s, all, 2);
+	FIG("double activate/deactivate, in a row and in a feed: structure unchanged");
+	return p.cl.feed[3].n == 0 && !s.q.row_mask[1] && !p.cl.prio_activity;
+}
+
+/* Rate up and down, prio move, all under backlog. */
+static bool t_change(char *msg, size_t sz)
+{
+	static struct sim s;
+	static struct tcls p, a, b;
+	struct tcls *all[] = { &p, &a, &b };
+	struct htbx_cfg pc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
+	struct htbx_cfg ac = mkcfg(MBIT(10), MBIT(10), 0, 1500);
+	struct htbx_cfg bc = mkcfg(MBIT(5), MBIT(40), 1, 1500);
+	double r1, r2, r3, b1, b2, b3, a4, b4;
+
+	sim_init(&s, MBIT(100));
+	tc_add(&s, &p, NULL, &pc, 0);
+	tc_add(&s, &a, &p, &ac, 1500);
+	tc_add(&s, &b, &p, &bc, 1500);
+	tc_fill(&s, &a, INF_PKTS);
+	tc_fill(&s, &b, INF_PKTS);
+	sim_window(&s, 2 * SEC, 7 * SEC, all, 3);
+	RUN(&s, 7 * SEC);
+	r1 = win_rate(&s, &a) / MBIT(1);
+	b1 = win_rate(&s, &b) / MBIT(1);
+
+	ac = mkcfg(MBIT(20), MBIT(25), 0, 1500);	/* up */
+	htbx_core_change(&s.q, &a.cl, &ac, s.now);
+	CHECK(&s, all, 3);
+	sim_window(&s, 8 * SEC, 13 * SEC, all, 3);
+	RUN(&s, 13 * SEC);
+	r2 = win_rate(&s, &a) / MBIT(1);
+	b2 = win_rate(&s, &b) / MBIT(1);
+
+	ac = mkcfg(MBIT(3), MBIT(4), 0, 1500);		/* down */
+	htbx_core_change(&s.q, &a.cl, &ac, s.now);
+	CHECK(&s, all, 3);
+	sim_window(&s, 14 * SEC, 19 * SEC, all, 3);
+	RUN(&s, 19 * SEC);
+	r3 = win_rate(&s, &a) / MBIT(1);
+	b3 = win_rate(&s, &b) / MBIT(1);
+
+	/* A to ceil 40 at prio 2, below B: B (prio 1) now takes the excess */
+	ac = mkcfg(MBIT(3), MBIT(40), 2, 1500);
+	htbx_core_change(&s.q, &a.cl, &ac, s.now);
+	CHECK(&s, all, 3);
+	sim_window(&s, 20 * SEC, 25 * SEC, all, 3);
+	RUN(&s, 25 * SEC);
+	CHECK(&s, all, 3);
+	a4 = win_rate(&s, &a) / MBIT(1);
+	b4 = win_rate(&s, &b) / MBIT(1);
+	FIG("A 10/10 -> 20/25 -> 3/4 -> 3/40 prio2: A %.3f %.3f %.3f %.3f, B %.3f %.3f %.3f %.3f mbit",
+	    r1, r2, r3, a4, b1, b2, b3, b4);
+	return near(r1, 10, 1e-3) && near(b1, 30, 1e-3) &&
+	       near(r2, 25, 1e-3) && near(b2, 15, 2e-3) &&
+	       near(r3, 4, 1e-3) && near(b3, 36, 1e-3) &&
+	       near(a4, 3, 1e-3) && near(b4, 37, 1e-3);
+}
+
+static bool t_delete_busy(char *msg, size_t sz)
+{
+	static struct sim s;
+	static struct tcls p, a, b;
+	struct tcls *all[] = { &p, &b };
+	struct htbx_cfg pc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
+	struct htbx_cfg c = mkcfg(MBIT(10), MBIT(40), 0, 1500);
+	double rb;
+	bool last;
+
+	sim_init(&s, MBIT(100));
+	tc_add(&s, &p, NULL, &pc, 0);
+	tc_add(&s, &a, &p, &c, 1500);
+	tc_add(&s, &b, &p, &c, 1500);
+	tc_fill(&s, &a, INF_PKTS);
+	tc_fill(&s, &b, INF_PKTS);
+	RUN(&s, 3 * SEC + 12345);
+	/* the glue purges the queue, then deletes */
+	tc_empty(&s, &a);
+	last = htbx_core_del(&s.q, &a.cl, s.now);
+	memset(&a, 0xa5, sizeof(a));	/* poison: the core must not touch it */
+	CHECK(&s, all, 2);
+	sim_window(&s, 4 * SEC, 9 * SEC, all, 2);
+	RUN(&s, 9 * SEC);
+	CHECK(&s, all, 2);
+	rb = win_rate(&s, &b) / MBIT(1);
+	FIG("A deleted mid-backlog; B alone %.3f mbit, parent children %u", rb,
+	    p.cl.children);
+	return !last && near(rb, 40, 1e-3) && p.cl.children == 1;
+}
+
+/* leaf P with traffic -> inner (child C) -> leaf again -> inner again */
+static bool t_convert(char *msg, size_t sz)
+{
+	static struct sim s;
+	static struct tcls r, p, c;
+	struct tcls *all[] = { &r, &p, &c };
+	struct htbx_cfg rc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
+	struct htbx_cfg pc = mkcfg(MBIT(10), MBIT(20), 0, 1500);
+	struct htbx_cfg cc = mkcfg(MBIT(5), MBIT(30), 0, 1500);
+	double r1, r2, r3, r4;
+	bool back;
+
+	sim_init(&s, MBIT(100));
+	tc_add(&s, &r, NULL, &rc, 0);
+	tc_add(&s, &p, &r, &pc, 1500);
+	tc_fill(&s, &p, INF_PKTS);
+	sim_window(&s, 2 * SEC, 4 * SEC, all, 3);
+	RUN(&s, 4 * SEC + 777);
+	r1 = win_rate(&s, &p) / MBIT(1);		/* ceil 20 */
+
+	tc_add(&s, &c, &p, &cc, 1000);		/* purges P, P becomes inner */
+	CHECK(&s, all, 3);
+	if (p.cl.level != 6 || r.cl.level != 7 || c.cl.level)
+		return false;
+	tc_fill(&s, &c, INF_PKTS);
+	sim_window(&s, 5 * SEC, 8 * SEC, all, 3);
+	RUN(&s, 8 * SEC);
+	CHECK(&s, all, 3);
+	r2 = win_rate(&s, &c) / MBIT(1);		/* P's ceil 20 */
+
+	tc_empty(&s, &c);
+	back = htbx_core_del(&s.q, &c.cl, s.now);
+	CHECK(&s, all, 2);
+	if (!back || p.cl.level || p.cl.cmode != HTBX_CAN_SEND ||
+	    p.cl.tokens != p.cl.buffer)
+		return false;
+	tc_fill(&s, &p, INF_PKTS);
+	sim_window(&s, 9 * SEC, 12 * SEC, all, 2);
+	RUN(&s, 12 * SEC);
+	CHECK(&s, all, 2);
+	r3 = win_rate(&s, &p) / MBIT(1);
+
+	tc_add(&s, &c, &p, &cc, 1000);
+	tc_fill(&s, &c, INF_PKTS);
+	sim_window(&s, 13 * SEC, 16 * SEC, all, 3);
+	RUN(&s, 16 * SEC);
+	CHECK(&s, all, 3);
+	r4 = win_rate(&s, &c) / MBIT(1);
+	FIG("P leaf %.3f, P inner (child) %.3f, leaf again %.3f, inner again %.3f mbit",
+	    r1, r2, r3, r4);
+	return near(r1, 20, 1e-3) && near(r2, 20, 1e-3) &&
+	       near(r3, 20, 1e-3) && near(r4, 20, 1e-3);
+}
+
+/* 200 classes due at the same instant, none backlogged. */
+static bool t_budget(char *msg, size_t sz)
+{
+	enum { N = 200 };
+	static struct sim s;
+	static struct tcls c[N];
+	struct tcls *all[N];
+	struct htbx_cfg cfg = mkcfg(MBIT(1), MBIT(1), 0, 1500);
+	u64 due, calls = 0;
+	int i;
+
+	cfg.burst = 1000;
+	cfg.cburst = 1000;
+	sim_init(&s, 0);
+	for (i = 0; i < N; i++) {
+		tc_add(&s, &c[i], NULL, &cfg, 1500);
+		all[i] = &c[i];
+		tc_fill(&s, &c[i], 1);
+	}
+	/* each sends one packet at once and goes over ceil */
+	for (i = 0; i < N; i++)
+		if (!htbx_core_dequeue(&s.q, s.now))
+			return false;
+	CHECK(&s, all, N);
+	due = s.q.events->key;
+	for (i = 0; i < N; i++)
+		if (!c[i].cl.in_pq || c[i].cl.pq.key != due)
+			return false;
+	s.now = due;
+	while (htbx_core_dequeue(&s.q, s.now) == NULL && s.q.next_event == s.now) {
+		calls++;
+		if (calls > N)
+			return false;
+	}
+	CHECK(&s, all, N);
+	FIG("%d due at once: %llu calls returned next_event=now (budget %d), budget_hits %llu, then next_event %llu",
+	    N, (unsigned long long)calls, HTBX_EVENT_BUDGET,
+	    (unsigned long long)s.q.budget_hits, (unsigned long long)s.q.next_event);
+	return calls == (N - 1) / HTBX_EVENT_BUDGET && s.q.next_event == 0 &&
+	       s.q.budget_hits == calls && !s.q.events;
+}
+
+/* A leaf whose queue gives nothing (non-work-conserving) must not stall. */
+static bool t_nonwc(char *msg, size_t sz)
+{
+	static struct sim s;
+	static struct tcls p, a, b;
+	struct tcls *all[] = { &p, &a, &b };
+	struct htbx_cfg pc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
+	struct htbx_cfg c = mkcfg(MBIT(10), MBIT(40), 0, 1500);
+	double rb;
+
+	sim_init(&s, MBIT(100));
+	tc_add(&s, &p, NULL, &pc, 0);
+	tc_add(&s, &a, &p, &c, 1500);
+	tc_add(&s, &b, &p, &c, 1500);
+	tc_fill(&s, &a, INF_PKTS);
+	tc_fill(&s, &b, INF_PKTS);
+	a.nonwc = true;
+	sim_window(&s, 2 * SEC, 7 * SEC, all, 3);
+	RUN(&s, 7 * SEC);
+	CHECK(&s, all, 3);
+	rb = win_rate(&s, &b) / MBIT(1);
+	FIG("A's queue holds packets but yields none: B %.3f mbit, A %llu", rb,
+	    (unsigned long long)a.win_bytes);
+	return near(rb, 40, 1e-3) && !a.win_bytes;
+}
+
+static bool t_reset_xstats(char *msg, size_t sz)
+{
+	static struct sim s;
+	static struct tcls p, a, b;
+	struct tcls *all[] = { &p, &a, &b };
+	struct htbx_cfg pc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
+	struct htbx_cfg c = mkcfg(MBIT(10), MBIT(40), 0, 1500);
+	struct tc_htbx_xstats xs;
+	int i;
+
+	sim_init(&s, MBIT(100));
+	tc_add(&s, &p, NULL, &pc, 0);
+	tc_add(&s, &a, &p, &c, 1500);
+	tc_add(&s, &b, &p, &c, 1500);
+	tc_fill(&s, &a, INF_PKTS);
+	tc_fill(&s, &b, INF_PKTS);
+	RUN(&s, 2 * SEC + 333);
+	htbx_cls_xstats(&a.cl, s.now, &xs);
+	if (xs.version != HTBX_VERSION || !xs.lends || !xs.borrows ||
+	    xs.quantum != 1500 || xs.tokens != a.cl.tokens || xs.mode != (u32)a.cl.cmode)
+		return false;
+	for (i = 0; i < 3; i++) {
+		all[i]->qlen = 0;
+		htbx_core_reset_cls(&s.q, &all[i]->cl, s.now);
+	}
+	htbx_core_reset(&s.q);
+	CHECK(&s, all, 3);
+	if (s.q.events || s.q.row_mask[0] || s.q.row_mask[7] ||
+	    p.cl.tokens != p.cl.buffer || a.cl.ctokens != a.cl.cbuffer)
+		return false;
+	tc_fill(&s, &a, INF_PKTS);
+	tc_fill(&s, &b, INF_PKTS);
+	sim_window(&s, 4 * SEC, 9 * SEC, all, 3);
+	RUN(&s, 9 * SEC);
+	CHECK(&s, all, 3);
+	FIG("xstats ok (lends %llu borrows %llu); after reset A %.3f B %.3f mbit",
+	    (unsigned long long)xs.lends, (unsigned long long)xs.borrows,
+	    win_rate(&s, &a) / MBIT(1), win_rate(&s, &b) / MBIT(1));
+	return near(win_rate(&s, &a), MBIT(20), 1e-3) &&
+	       near(win_rate(&s, &b), MBIT(20), 1e-3);
+}
+
+/* 100 inner x 100 leaves at 1 mbit each, under a 10 gbit root. */
+static bool t_10k(char *msg, size_t sz)
+{
+	enum { NI = 100, NL = 100, N = NI * NL };
+	static struct sim s;
+	static struct tcls root, in[NI], lf[N];
+	static struct tcls *all[N + NI + 1];
+	struct htbx_cfg rc = mkcfg(MBIT(10000), MBIT(10000), 0, 1500);
+	struct htbx_cfg ic = mkcfg(MBIT(100), MBIT(10000), 0, 1500);
+	struct htbx_cfg lc;
+	struct timespec t0;
+	double add_ns, run_ns, del_ns, total, minr = 1e18, maxr = 0;
+	u64 deq0;
+	int i, j, n = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	sim_init(&s, MBIT(20000));
+	tc_add(&s, &root, NULL, &rc, 0);
+	all[n++] = &root;
+	for (i = 0; i < NI; i++) {
+		tc_add(&s, &in[i], &root, &ic, 0);
+		all[n++] = &in[i];
+		for (j = 0; j < NL; j++) {
+			lc = mkcfg(MBIT(1), MBIT(10000), j % 8, 1500);
+			tc_add(&s, &lf[i * NL + j], &in[i], &lc, 1500);
+			all[n++] = &lf[i * NL + j];
+		}
+	}
+	for (i = 0; i < N; i++)
+		tc_fill(&s, &lf[i], INF_PKTS);
+	add_ns = nsec_since(&t0);
+	CHECK(&s, all, n);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	deq0 = s.dequeues;
+	sim_window(&s, 1 * SEC + 200 * MS, 2 * SEC + 200 * MS, all, n);
+	RUN(&s, 2 * SEC + 200 * MS);
+	run_ns = nsec_since(&t0);
+	CHECK(&s, all, n);
+	total = 0;
+	for (i = 0; i < N; i++) {
+		double r = win_rate(&s, &lf[i]);
+
+		total += r;
+		if (r < minr)
+			minr = r;
+		if (r > maxr)
+			maxr = r;
+	}
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = N - 1; i >= 0; i--) {
+		tc_empty(&s, &lf[i]);
+		if (htbx_core_del(&s.q, &lf[i].cl, s.now) != (i % NL == 0))
+			return false;
+	}
+	for (i = 0; i < NI; i++)
+		if (htbx_core_del(&s.q, &in[i].cl, s.now) != (i == NI - 1))
+			return false;
+	del_ns = nsec_since(&t0);
+	if (s.q.events && s.q.events != &root.cl.pq)
+		return false;
+	for (i = 0; i < HTBX_CORE_MAXDEPTH; i++)
+		if (s.q.row_mask[i])
+			return false;
+	FIG("%d leaves: total %.2f mbit (root 10000), leaf min %.3f max %.3f mbit; add %.1f ms, %llu dequeues in %.1f ms (%.0f ns each), delete %.1f ms",
+	    N, total / MBIT(1), minr / MBIT(1), maxr / MBIT(1), add_ns / 1e6,
+	    (unsigned long long)(s.dequeues - deq0), run_ns / 1e6,
+	    run_ns / (s.dequeues - deq0), del_ns / 1e6);
+	return near(total, MBIT(10000), 2e-3) && minr >= MBIT(1) * 0.99 &&
+	       root.cl.children == 0;
+}
+
+const struct utest tests_tree[] = {
+	{ "activate/deactivate idempotent", t_idempotent },
+	{ "change under backlog", t_change },
+	{ "delete a backlogged leaf", t_delete_busy },
+	{ "leaf/inner conversions", t_convert },
+	{ "event budget", t_budget },
+	{ "non-work-conserving leaf", t_nonwc },
+	{ "reset and xstats", t_reset_xstats },
+	{ "10000 classes", t_10k },
+	{ NULL, NULL },
+};
