@@ -1,0 +1,17 @@
+# vm-args:
+# SPDX-License-Identifier: GPL-2.0
+#
+# suite-tdc.sh - the tc-testing (tdc) format cases of tests/tdc/*.json on
+# this kernel: every htbx qdisc and class option set and shown back
+# (text and JSON), change semantics, the htbx equivalent of each upstream
+# htb tdc case, and refused commands that must leave nothing behind.
+# Each case runs in a fresh netns on a dummy device (tests/tdc/run).
+
+top=${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+
+# tc autoloads the module; loading it first keeps an autoload problem
+# (tested elsewhere) from failing every case here.
+modprobe sch_htbx 2>/dev/null || true
+modprobe dummy 2>/dev/null || true
+
+exec sh "$top/tests/tdc/run" "$top"/tests/tdc/*.json
