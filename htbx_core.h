@@ -552,11 +552,13 @@ static inline void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
 
 /**
  * htbx_core_deactivate - leaf @cl has no packets any more (idempotent)
+ *
+ * A no-op on an inner class, whose activity is its children's business.
  */
 static inline void htbx_core_deactivate(struct htbx_core *q,
 					struct htbx_cls *cl)
 {
-	if (!cl->prio_activity)
+	if (!cl->prio_activity || cl->level)
 		return;
 	htbx_deactivate_prios(q, cl);
 	cl->prio_activity = 0;

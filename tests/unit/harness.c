@@ -31,10 +31,11 @@ void tc_add(struct sim *s, struct tcls *t, struct tcls *parent,
 {
 	memset(t, 0, sizeof(*t));
 	htbx_cls_setup(&t->cl, cfg);
-	if (parent)
-		parent->qlen = 0;	/* the glue purges a leaf that gets children */
-	if (parent)
+	if (parent && !parent->cl.children) {
+		/* the glue purges a leaf that gets children */
+		parent->qlen = 0;
 		htbx_core_deactivate(&s->q, &parent->cl);
+	}
 	htbx_core_add(&s->q, &t->cl, parent ? &parent->cl : NULL, s->now);
 	t->len = len;
 }

@@ -2,9 +2,9 @@
 /* runner.c - runs every unit test and prints TAP. */
 #include "harness.h"
 
-extern const struct utest tests_math[], tests_sched[], tests_tree[];
+extern const struct utest tests_math[], tests_sched[], tests_tree[], tests_stress[];
 
-static const struct utest *const suites[] = { tests_math, tests_sched, tests_tree };
+static const struct utest *const suites[] = { tests_math, tests_sched, tests_tree, tests_stress };
 
 int main(int argc, char **argv)
 {
