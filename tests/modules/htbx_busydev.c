@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * htbx_busydev - test netdev that pushes back: every busy_every-th call of
+ * ndo_start_xmit returns NETDEV_TX_BUSY, the others consume the packet and
+ * count it in the device's tx packets/bytes (ip -s link show busy0).
+ *
+ * NETDEV_TX_BUSY makes the stack hand the packet back to the root qdisc
+ * (dev_requeue_skb), the driver push-back path htbx must survive without
+ * charging a packet twice or losing it: every byte the qdisc counted as
+ * sent must show up exactly once in tx_bytes here.
+ *
+ * One device, busy0, exists while the module is loaded. Like dummy it has
+ * no ARP and a random MAC; give it an address and a static route to make
+ * local traffic go through it. Pushed-back calls are counted in the
+ * read-only parameter busy_returns.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/netdevice.h>
+#include <linux/etherdevice.h>
+#include <linux/skbuff.h>
+#include <linux/atomic.h>
+
+static unsigned int busy_every = 4;
+module_param(busy_every, uint, 0644);
+MODULE_PARM_DESC(busy_every, "return NETDEV_TX_BUSY on every Nth transmit (0: never)");
+
+static atomic_long_t busy_returns = ATOMIC_LONG_INIT(0);
+static unsigned long busy_returns_read;
+
+static int htbx_busydev_get_busy(char *buf, const struct kernel_param *kp)
+{
+	busy_returns_read = atomic_long_read(&busy_returns);
+	return param_get_ulong(buf, kp);
+}
+
+static const struct kernel_param_ops htbx_busydev_busy_ops = {
+	.get = htbx_busydev_get_busy,
+};
+module_param_cb(busy_returns, &htbx_busydev_busy_ops, &busy_returns_read, 0444);
+MODULE_PARM_DESC(busy_returns, "transmits answered with NETDEV_TX_BUSY");
+
+static struct net_device *htbx_busydev;
+
+struct htbx_busydev_priv {
+	unsigned int	calls;		/* under the tx lock */
+};
+
+static netdev_tx_t htbx_busydev_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct htbx_busydev_priv *priv = netdev_priv(dev);
+	unsigned int every = READ_ONCE(busy_every);
+
+	if (every && ++priv->calls >= every) {
+		priv->calls = 0;
+		atomic_long_inc(&busy_returns);
+		return NETDEV_TX_BUSY;	/* the skb stays the stack's */
+	}
+	dev->stats.tx_packets++;
+	dev->stats.tx_bytes += skb->len;
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops htbx_busydev_ops = {
+	.ndo_start_xmit		= htbx_busydev_xmit,
+	.ndo_validate_addr	= eth_validate_addr,
+	.ndo_set_mac_address	= eth_mac_addr,
+};
+
+static void htbx_busydev_setup(struct net_device *dev)
+{
+	ether_setup(dev);
+	dev->netdev_ops = &htbx_busydev_ops;
+	dev->needs_free_netdev = true;
+	dev->flags |= IFF_NOARP;
+	dev->flags &= ~IFF_MULTICAST;
+	dev->tx_queue_len = 1000;
+	eth_hw_addr_random(dev);
+}
+
+static int __init htbx_busydev_init(void)
+{
+	struct net_device *dev;
+	int err;
+
+	dev = alloc_netdev(sizeof(struct htbx_busydev_priv), "busy%d",
+			   NET_NAME_ENUM, htbx_busydev_setup);
+	if (!dev)
+		return -ENOMEM;
+	err = register_netdev(dev);
+	if (err) {
+		free_netdev(dev);
+		return err;
+	}
+	htbx_busydev = dev;
+	return 0;
+}
+
+static void __exit htbx_busydev_exit(void)
+{
+	unregister_netdev(htbx_busydev);	/* frees it: needs_free_netdev */
+}
+
+module_init(htbx_busydev_init);
+module_exit(htbx_busydev_exit);
+MODULE_DESCRIPTION("sch_htbx test netdev: NETDEV_TX_BUSY every Nth transmit");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,347 @@
+# vm-args: --icount
+# SPDX-License-Identifier: GPL-2.0
+#
+# suite-module.sh - sch_htbx.ko as a kernel module: loading, configuration
+# through tc (good and bad input), the requeue/peek promise with real driver
+# push-back, changes under traffic, and unloading.
+#
+#   root netns
+#   htbx-traffic send --> busy0 (htbx_busydev: NETDEV_TX_BUSY every Nth xmit)
+#                         [root qdisc htbx 1:, or tbf 1: -> htbx 2:]
+#   tc configuration tests run on lo.
+#
+# Any oops or WARN fails the whole VM run (scripts/vm boots panic_on_warn).
+
+. "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
+
+BUSY=busy0
+DST=10.99.0.2
+TMPD=/tmp/htbx-module.$$
+mkdir -p "$TMPD"
+
+mod_loaded() { grep -q '^sch_htbx ' /proc/modules; }
+
+# cls_field DEV CLASSID: "bytes packets" of one class (tc -s class show).
+cls_sent() {
+	"$TC" -s class show dev "$1" classid "$2" |
+		sed -n 's/^ *Sent \([0-9]*\) bytes \([0-9]*\) pkt.*/\1 \2/p' | head -n 1
+}
+
+# qd_field DEV HANDLE WORD: the number after WORD in tc -s qdisc show.
+qd_field() {
+	"$TC" -s qdisc show dev "$1" | awk -v h="$2" -v w="$3" '
+		$1 == "qdisc" { on = ($3 == h) }
+		on { for (i = 1; i < NF; i++) if ($i == w) { v = $(i + 1); gsub(/[^0-9]/, "", v); print v; exit } }'
+}
+
+qd_backlog_empty() {
+	"$TC" -s qdisc show dev "$1" | grep -q 'backlog' &&
+		! "$TC" -s qdisc show dev "$1" | grep 'backlog' | grep -qv ' 0b 0p'
+}
+
+tx_bytes() { cat "/sys/class/net/$1/statistics/tx_bytes"; }
+
+# expect_fail DESC PATTERN CMD...: CMD must fail, say PATTERN on stderr and
+# leave `tc class show dev lo` and `tc qdisc show dev lo` as they were.
+expect_fail() {
+	_desc=$1 _pat=$2
+	shift 2
+	_before=$("$TC" class show dev lo; "$TC" qdisc show dev lo)
+	_out=$("$@" 2>&1)
+	_rc=$?
+	_after=$("$TC" class show dev lo; "$TC" qdisc show dev lo)
+	if [ $_rc -eq 0 ]; then
+		fail "$_desc: rejected" "command: $*" "succeeded: $_out"
+	elif ! printf '%s\n' "$_out" | grep -qi -- "$_pat"; then
+		fail "$_desc: rejected with a message matching '$_pat'" "command: $*" "$_out"
+	elif [ "$_before" != "$_after" ]; then
+		fail "$_desc: rejected, nothing changed" "before: $_before" "after: $_after"
+	else
+		ok "$_desc: rejected ($(printf '%s' "$_out" | head -n 1))"
+	fi
+}
+
+# --- load, autoload, unload refused while in use ------------------------------
+
+if mod_loaded; then
+	rmmod sch_htbx 2>/dev/null
+fi
+if "$TC" qdisc add dev lo root handle 1: htbx default 10 && mod_loaded; then
+	ok "tc qdisc add ... htbx autoloads sch_htbx"
+else
+	fail "tc qdisc add ... htbx autoloads sch_htbx" "$(cat /proc/modules | grep htbx)"
+	exit 1
+fi
+if rmmod sch_htbx 2>/dev/null; then
+	fail "rmmod refused while an htbx qdisc exists"
+	exit 1
+fi
+ok "rmmod refused while an htbx qdisc exists"
+ver=$(cat /sys/module/sch_htbx/version 2>/dev/null)
+check "module version is set ($ver)" test -n "$ver"
+
+# --- qdisc and class configuration ----------------------------------------------
+
+T="$TC"
+$T qdisc change dev lo root handle 1: htbx default 20 r2q 5 direct_qlen 50
+qs=$($T qdisc show dev lo)
+case $qs in
+*"r2q 5"*"default 0x20"*"direct_qlen 50"*|*"r2q 5"*"default 20"*"direct_qlen 50"*)
+	ok "qdisc change: default/r2q/direct_qlen applied" ;;
+*)	fail "qdisc change: default/r2q/direct_qlen applied" "$qs" ;;
+esac
+$T qdisc change dev lo root handle 1: htbx r2q 10 default 10
+
+$T class add dev lo parent 1: classid 1:1 htbx rate 10mbit
+$T class add dev lo parent 1:1 classid 1:10 htbx rate 4mbit ceil 10mbit prio 1
+$T class add dev lo parent 1:1 classid 1:20 htbx rate 5mbit
+cs=$($T class show dev lo classid 1:20)
+case $cs in
+*"rate 5Mbit ceil 5Mbit"*"quantum 62500"*|*"quantum 62500"*"rate 5Mbit ceil 5Mbit"*)
+	ok "class add: auto ceil = rate, quantum = rate/r2q" ;;
+*)	fail "class add: auto ceil = rate, quantum = rate/r2q" "$cs" ;;
+esac
+
+# Change only the rate: the auto ceil and quantum follow, prio stays.
+$T class change dev lo parent 1:1 classid 1:20 htbx rate 8mbit prio 3
+$T class change dev lo parent 1:1 classid 1:20 htbx rate 6mbit
+cs=$($T class show dev lo classid 1:20)
+case $cs in
+*"prio 3"*"quantum 75000"*"rate 6Mbit ceil 6Mbit"*) ok "class change: partial, auto values re-derived ($cs)" ;;
+*)	fail "class change: partial, auto values re-derived" "$cs" ;;
+esac
+# An explicit ceil stays when the rate changes.
+$T class change dev lo parent 1:1 classid 1:10 htbx rate 2mbit
+cs=$($T class show dev lo classid 1:10)
+case $cs in
+*"rate 2Mbit ceil 10Mbit"*) ok "class change: explicit ceil kept" ;;
+*)	fail "class change: explicit ceil kept" "$cs" ;;
+esac
+# r2q change re-derives auto quanta.
+$T qdisc change dev lo root handle 1: htbx r2q 20
+cs=$($T class show dev lo classid 1:20)
+case $cs in
+*"quantum 37500"*) ok "qdisc r2q change re-derives auto quanta" ;;
+*)	fail "qdisc r2q change re-derives auto quanta" "$cs" ;;
+esac
+$T qdisc change dev lo root handle 1: htbx r2q 10
+out=$($T class add dev lo parent 1: classid 1:40 htbx rate 1kbit 2>&1)
+if [ $? -eq 0 ] && printf '%s' "$out" | grep -qi "quantum.*clamped"; then
+	ok "derived quantum below 1000 is clamped with an extack warning"
+else
+	fail "derived quantum below 1000 is clamped with an extack warning" "$out"
+fi
+$T class del dev lo classid 1:40
+
+# Traffic on lo through the default class and by skb->priority via ping.
+ping -c 2 -i 0.2 -W 1 127.0.0.1 >/dev/null 2>&1
+set -- $(cls_sent lo 1:10)
+if [ "${2:-0}" -ge 4 ]; then
+	ok "default class carries unclassified traffic ($2 pkts)"
+else
+	fail "default class carries unclassified traffic" "$($T -s class show dev lo)"
+fi
+
+# --- bad input: non-zero, a message naming the option, nothing changed ---------
+
+expect_fail "rate 0" "rate" $T class add dev lo parent 1:1 classid 1:50 htbx rate 0
+expect_fail "missing rate" "rate" $T class add dev lo parent 1:1 classid 1:50 htbx ceil 1mbit
+expect_fail "rate above 8 Tbit/s" "rate" $T class add dev lo parent 1:1 classid 1:50 htbx rate 9tbit
+expect_fail "ceil below rate" "ceil" $T class add dev lo parent 1:1 classid 1:50 htbx rate 2mbit ceil 1mbit
+expect_fail "change: ceil below rate" "ceil" $T class change dev lo parent 1:1 classid 1:10 htbx rate 20mbit
+expect_fail "prio 9" "prio" $T class add dev lo parent 1:1 classid 1:50 htbx rate 1mbit prio 9
+expect_fail "parent missing" "does not exist" $T class add dev lo parent 1:99 classid 1:50 htbx rate 1mbit
+expect_fail "minor 0" "classid" $T class add dev lo parent 1: classid 1:0 htbx rate 1mbit
+expect_fail "classid of another qdisc" "." $T class add dev lo parent 1:1 classid 2:50 htbx rate 1mbit
+expect_fail "offload" "offload" $T qdisc add dev lo parent 1:20 handle 5: htbx offload
+expect_fail "r2q 0" "r2q" $T qdisc change dev lo root handle 1: htbx r2q 0
+expect_fail "mtu too large" "mtu" $T class add dev lo parent 1:1 classid 1:50 htbx rate 1mbit mtu 2000000
+expect_fail "overhead out of range" "overhead" $T class add dev lo parent 1:1 classid 1:50 htbx rate 1mbit overhead 5000
+expect_fail "delete a class with children" "child" $T class del dev lo classid 1:1
+
+# Depth: 1:1 is level 1; 7 more make 8, the ninth is refused.
+p=1:1
+for i in 2 3 4 5 6 7 8; do
+	$T class add dev lo parent $p classid 1:6$i htbx rate 1mbit || break
+	p=1:6$i
+done
+expect_fail "depth 9" "too deep" $T class add dev lo parent $p classid 1:69 htbx rate 1mbit
+for i in 8 7 6 5 4 3 2; do
+	$T class del dev lo classid 1:6$i
+done
+
+# A class filters resolve to cannot go.
+if $T filter add dev lo parent 1: protocol ip prio 1 u32 \
+	match ip dst 127.0.0.9/32 flowid 1:20 2>/dev/null; then
+	expect_fail "delete a class in use by a filter" "filter" $T class del dev lo classid 1:20
+	$T filter del dev lo parent 1: prio 1
+else
+	skip "delete a class in use by a filter" "cls_u32 not available"
+fi
+check "class delete after its filter is gone" $T class del dev lo classid 1:20
+
+# A leaf that gains a child: converted, its qdisc gone; the last child going
+# gives it a fresh one.
+$T class add dev lo parent 1:10 classid 1:11 htbx rate 1mbit
+lvl=$($T class show dev lo classid 1:10)
+$T class del dev lo classid 1:11
+lvl2=$($T class show dev lo classid 1:10)
+case "$lvl|$lvl2" in
+*"level "[1-7]*"|"*"level 0"*) ok "leaf -> inner -> leaf conversion" ;;
+*)	fail "leaf -> inner -> leaf conversion" "$lvl" "$lvl2" ;;
+esac
+check "leaf accepts a grafted qdisc" $T qdisc add dev lo parent 1:10 handle 10: pfifo limit 5
+check "qdisc delete" $T qdisc del dev lo root
+check "rmmod once unused" rmmod sch_htbx
+
+# --- requeue: driver push-back through busydev --------------------------------
+
+busy_setup() {
+	modprobe htbx_busydev busy_every="$1" || return 1
+	[ -d /proc/sys/net/ipv6/conf/$BUSY ] &&
+		echo 1 >/proc/sys/net/ipv6/conf/$BUSY/disable_ipv6
+	"$IP" link set $BUSY up &&
+	"$IP" addr add 10.99.0.1/24 dev $BUSY
+}
+
+busy_teardown() {
+	"$TC" qdisc del dev $BUSY root 2>/dev/null
+	"$IP" link set $BUSY down 2>/dev/null
+	rmmod htbx_busydev
+}
+
+# send SECS FLOW...: blast UDP at $DST (out of busy0) in the background.
+send_bg() {
+	_s=$1
+	shift
+	"$HTBX_TRAFFIC" send -d $DST -t "$_s" "$@" >"$TMPD/send.out" 2>&1 &
+	SEND_PID=$!
+}
+
+if ! busy_setup 5; then
+	fail "htbx_busydev loads and busy0 comes up"
+else
+	ok "htbx_busydev loads and busy0 comes up"
+	t0=$(tx_bytes $BUSY)
+	$T qdisc add dev $BUSY root handle 1: htbx default 20
+	$T class add dev $BUSY parent 1: classid 1:1 htbx rate 16mbit burst 15k
+	$T class add dev $BUSY parent 1:1 classid 1:10 htbx rate 4mbit ceil 16mbit burst 15k
+	$T class add dev $BUSY parent 1:1 classid 1:20 htbx rate 12mbit ceil 16mbit burst 15k
+	send_bg 4 5001,prio=0x10010 5002,prio=0x10020
+	wait $SEND_PID
+	wait_until 20 qd_backlog_empty $BUSY
+	set -- $(cls_sent $BUSY 1:10)
+	b10=$1
+	set -- $(cls_sent $BUSY 1:20)
+	b20=$1
+	set -- $(cls_sent $BUSY 1:1)
+	b1=$1
+	tx=$(($(tx_bytes $BUSY) - t0))
+	rq=$(qd_field $BUSY 1: requeues)
+	busy=$(cat /sys/module/htbx_busydev/parameters/busy_returns)
+	qsent=$(qd_field $BUSY 1: Sent)
+	if [ "$((b10 + b20))" -eq "$tx" ] && [ "$b1" -eq "$tx" ] && [ "$qsent" -eq "$tx" ]; then
+		ok "requeue: class bytes 1:10+1:20 = 1:1 = qdisc = device tx = $tx"
+	else
+		fail "requeue: class bytes = device tx" "1:10 $b10 1:20 $b20 1:1 $b1 qdisc $qsent tx $tx"
+	fi
+	if [ "${rq:-0}" -gt 0 ] && [ "$busy" -gt 0 ]; then
+		ok "requeue: driver pushed back $busy times, qdisc requeues $rq"
+	else
+		fail "requeue: driver pushed back" "busy_returns $busy requeues $rq"
+	fi
+	if qd_backlog_empty $BUSY; then
+		ok "requeue: qlen and backlog 0 at the end"
+	else
+		fail "requeue: qlen and backlog 0 at the end" "$($T -s qdisc show dev $BUSY)"
+	fi
+	share=$(awk -v a="$b10" -v b="$b20" 'BEGIN { if (a + b) printf "%.2f", a * 100 / (a + b) }')
+	if within "$share" 25 5; then
+		ok "requeue: shares 1:3 within 5% (1:10 has $share% of the bytes)"
+	else
+		fail "requeue: shares 1:3 within 5%" "1:10 $b10 1:20 $b20 share $share%"
+	fi
+
+	# --- htbx under tbf: a parent that peeks --------------------------------
+	$T qdisc del dev $BUSY root
+	t0=$(tx_bytes $BUSY)
+	$T qdisc add dev $BUSY root handle 1: tbf rate 8mbit burst 10k latency 100ms
+	$T qdisc add dev $BUSY parent 1:1 handle 2: htbx default 10
+	$T class add dev $BUSY parent 2: classid 2:1 htbx rate 20mbit burst 15k quantum 60000
+	$T class add dev $BUSY parent 2:1 classid 2:10 htbx rate 5mbit ceil 20mbit
+	$T class add dev $BUSY parent 2:1 classid 2:20 htbx rate 5mbit ceil 20mbit
+	send_bg 3 5001,prio=0x20010 5002,prio=0x20020
+	wait $SEND_PID
+	wait_until 20 qd_backlog_empty $BUSY
+	set -- $(cls_sent $BUSY 2:10)
+	b10=$1
+	set -- $(cls_sent $BUSY 2:20)
+	b20=$1
+	tx=$(($(tx_bytes $BUSY) - t0))
+	hsent=$(qd_field $BUSY 2: Sent)
+	if [ "$((b10 + b20))" -eq "$tx" ] && [ "$hsent" -eq "$tx" ] && [ "$tx" -gt 0 ]; then
+		ok "htbx under tbf: every packet counted once (classes = htbx = device tx = $tx)"
+	else
+		fail "htbx under tbf: every packet counted once" "2:10 $b10 2:20 $b20 htbx $hsent tx $tx" "$($T -s qdisc show dev $BUSY)"
+	fi
+	check "htbx under tbf: drained" qd_backlog_empty $BUSY
+
+	# --- delete a busy leaf, replace the qdisc, under traffic ---------------
+	$T qdisc del dev $BUSY root
+	$T qdisc add dev $BUSY root handle 1: htbx default 20
+	$T class add dev $BUSY parent 1: classid 1:1 htbx rate 10mbit
+	$T class add dev $BUSY parent 1:1 classid 1:10 htbx rate 5mbit ceil 10mbit
+	$T class add dev $BUSY parent 1:1 classid 1:20 htbx rate 5mbit ceil 10mbit
+	$T class add dev $BUSY parent 1:20 classid 1:21 htbx rate 2mbit ceil 10mbit
+	$T class add dev $BUSY parent 1:20 classid 1:22 htbx rate 2mbit ceil 10mbit
+	send_bg 5 5001,prio=0x10010 5002,prio=0x10021 5003,prio=0x10022 5004
+	sleep 1
+	r1=0
+	$T class del dev $BUSY classid 1:10 || r1=1
+	$T class del dev $BUSY classid 1:21 || r1=1
+	$T class del dev $BUSY classid 1:22 || r1=1	# 1:20 becomes a leaf again
+	sleep 0.5
+	$T class change dev $BUSY parent 1:1 classid 1:20 htbx rate 8mbit ceil 10mbit || r1=1
+	sleep 0.5
+	$T qdisc replace dev $BUSY root handle 2: htbx default 10 || r1=1
+	$T class add dev $BUSY parent 2: classid 2:10 htbx rate 6mbit || r1=1
+	sleep 0.5
+	$T qdisc replace dev $BUSY root handle 3: pfifo_fast 2>/dev/null ||
+		$T qdisc replace dev $BUSY root handle 3: pfifo || r1=1
+	$T qdisc replace dev $BUSY root handle 1: htbx || r1=1
+	wait $SEND_PID
+	wait_until 20 qd_backlog_empty $BUSY
+	if [ $r1 -eq 0 ] && qd_backlog_empty $BUSY; then
+		ok "busy leaf delete, class change and qdisc replace under traffic"
+	else
+		fail "busy leaf delete, class change and qdisc replace under traffic" "$($T -s qdisc show dev $BUSY)"
+	fi
+	busy_teardown
+fi
+
+# --- 100 add/delete cycles, then unload ----------------------------------------
+
+i=0 err=0
+while [ $i -lt 100 ]; do
+	$T qdisc add dev lo root handle 1: htbx default 10 &&
+	$T class add dev lo parent 1: classid 1:1 htbx rate 10mbit &&
+	$T class add dev lo parent 1:1 classid 1:10 htbx rate 5mbit ceil 10mbit &&
+	$T class add dev lo parent 1:1 classid 1:20 htbx rate 5mbit ceil 10mbit &&
+	$T class del dev lo classid 1:20 &&
+	$T qdisc del dev lo root || { err=1; break; }
+	i=$((i + 1))
+done
+if [ $err -eq 0 ]; then
+	ok "100 qdisc/class add/delete cycles"
+else
+	fail "100 qdisc/class add/delete cycles" "failed in cycle $i"
+fi
+check "rmmod after the cycles" rmmod sch_htbx
+if mod_loaded; then
+	fail "sch_htbx gone from /proc/modules"
+else
+	ok "sch_htbx gone from /proc/modules"
+fi
+
+rm -rf "$TMPD"
+exit 0
