@@ -765,7 +765,8 @@ static inline void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 		d += leaf->cfg.quantum;
 		htbx_rotate(q, level, prio, path, depth);
 	}
-	leaf->deficit[level] = (s32)max_t(s64, d, -0x7fffffffLL);
+	d = max_t(s64, d, -0x7fffffffLL);
+	leaf->deficit[level] = (s32)min_t(s64, d, 0x7fffffffLL);
 	if (!htbx_leaf_qlen(leaf))
 		htbx_core_deactivate(q, leaf);
 	htbx_charge(q, leaf, level, len, now);

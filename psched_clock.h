@@ -57,11 +57,13 @@ static inline u64 htbx_wire_len(const struct htbx_lenspec *ls, u32 len)
 /**
  * htbx_xmit_ns - transmission time of @bytes at @rate, remainder carried
  * @rate: bytes per second, 1 .. HTBX_MAX_RATE
- * @bytes: at most 2^32 + 2^20 (a u32 length after overhead/ATM padding)
+ * @bytes: from htbx_wire_len: below 2^33 even for a u32 length with the
+ *	largest overhead and ATM padding (53/48 of it)
  * @rem: in: remainder left by the previous call (< @rate); out: new one
  *
  * Returns floor((bytes * 1e9 + *rem) / rate). bytes * 1e9 < 2^63 and
- * *rem < 2^40, so the sum cannot overflow.
+ * *rem < 2^40, so the sum cannot overflow. Carrying *rem makes the sum of
+ * the results over any run of packets exactly floor(total * 1e9 / rate).
  */
 static inline u64 htbx_xmit_ns(u64 rate, u64 bytes, u64 *rem)
 {

@@ -2,9 +2,12 @@
 /* runner.c - runs every unit test and prints TAP. */
 #include "harness.h"
 
-extern const struct utest tests_math[], tests_sched[], tests_tree[], tests_stress[];
+extern const struct utest tests_math[], tests_sched[], tests_tree[], tests_stress[],
+	tests_perf[];
 
-static const struct utest *const suites[] = { tests_math, tests_sched, tests_tree, tests_stress };
+static const struct utest *const suites[] = {
+	tests_math, tests_sched, tests_tree, tests_stress, tests_perf
+};
 
 int main(int argc, char **argv)
 {
@@ -20,8 +23,9 @@ int main(int argc, char **argv)
 			unsigned long w = kshim_warnings;
 			bool ok;
 
-			if (only && !strstr(t->name, only))
-				continue;
+			if (only ? !strstr(t->name, only) :
+				   !strncmp(t->name, "perf", 4))
+				continue;	/* perf tests run by name only */
 			ok = t->fn(msg, sizeof(msg));
 			if (kshim_warnings != w) {
 				ok = false;
