@@ -323,27 +323,25 @@ static inline int htbx_class_mode(const struct htbx_cls *cl, s64 diff,
 }
 
 static inline void htbx_row_add(struct htbx_core *q, struct htbx_cls *cl,
-				int mask)
+				unsigned long mask)
 {
 	int prio;
 
-	for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
-		if (!(mask & BIT(prio)))
-			continue;
+	for (; mask; mask &= mask - 1) {
+		prio = __ffs(mask);
 		htbx_ring_add(&q->row[cl->level][prio], cl, prio);
 		q->row_mask[cl->level] |= BIT(prio);
 	}
 }
 
 static inline void htbx_row_del(struct htbx_core *q, struct htbx_cls *cl,
-				int mask)
+				unsigned long mask)
 {
 	struct htbx_ring *r;
 	int prio;
 
-	for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
-		if (!(mask & BIT(prio)))
-			continue;
+	for (; mask; mask &= mask - 1) {
+		prio = __ffs(mask);
 		r = &q->row[cl->level][prio];
 		htbx_ring_del(r, cl, prio);
 		if (!r->n)
@@ -360,13 +358,12 @@ static inline void htbx_activate_prios(struct htbx_core *q,
 				       struct htbx_cls *cl)
 {
 	struct htbx_cls *p = cl->parent;
-	int m = cl->prio_activity;
+	unsigned long m = cl->prio_activity, todo;
 	int prio;
 
 	while (cl->cmode == HTBX_MAY_BORROW && p && m) {
-		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
-			if (!(m & BIT(prio)))
-				continue;
+		for (todo = m; todo; todo &= todo - 1) {
+			prio = __ffs(todo);
 			if (p->feed[prio].n)
 				m &= ~BIT(prio);	/* p already active */
 			htbx_ring_add(&p->feed[prio], cl, prio);
@@ -384,14 +381,13 @@ static inline void htbx_deactivate_prios(struct htbx_core *q,
 					 struct htbx_cls *cl)
 {
 	struct htbx_cls *p = cl->parent;
-	int m = cl->prio_activity;
-	int prio, gone;
+	unsigned long m = cl->prio_activity, todo, gone;
+	int prio;
 
 	while (cl->cmode == HTBX_MAY_BORROW && p && m) {
 		gone = 0;
-		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
-			if (!(m & BIT(prio)))
-				continue;
+		for (todo = m; todo; todo &= todo - 1) {
+			prio = __ffs(todo);
 			htbx_ring_del(&p->feed[prio], cl, prio);
 			if (!p->feed[prio].n)
 				gone |= BIT(prio);
@@ -781,6 +777,7 @@ static inline void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
  */
 static inline void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 {
+	unsigned long m, tried = 0;
 	struct htbx_cls *cl;
 	int budget = HTBX_EVENT_BUDGET;
 	bool hit = false;
@@ -802,13 +799,15 @@ static inline void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 	}
 
 	for (level = 0; level < HTBX_CORE_MAXDEPTH; level++) {
-		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
-			if (!(q->row_mask[level] & BIT(prio)))
-				continue;
+		/* lowest prio first; a tree may empty the rest of the mask */
+		while ((m = q->row_mask[level] & ~tried)) {
+			prio = __ffs(m);
+			tried |= BIT(prio);
 			pkt = htbx_dequeue_tree(q, level, prio, now);
 			if (likely(pkt))
 				return pkt;
 		}
+		tried = 0;
 	}
 
 	if (hit)

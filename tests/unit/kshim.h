@@ -43,6 +43,12 @@ extern unsigned long kshim_warnings;
 	__c;								\
 })
 
+/* Index of the lowest set bit; undefined for 0, as in the kernel. */
+static inline unsigned long __ffs(unsigned long w)
+{
+	return (unsigned long)__builtin_ctzl(w);
+}
+
 static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *rem)
 {
 	*rem = dividend % divisor;
