@@ -162,6 +162,54 @@ static bool t_drr(char *msg, size_t sz)
 	return near(b / a, 2, 2e-3) && near(a + b, 20, 1e-3);
 }
 
+/* three borrowers, quanta 1:2:3, and leaves under two inner classes */
+static bool t_drr3(char *msg, size_t sz)
+{
+	static struct sim s;
+	static struct tcls r, p1, p2, a, b, c, d;
+	struct tcls *all[] = { &r, &p1, &p2, &a, &b, &c, &d };
+	struct htbx_cfg rc = mkcfg(MBIT(60), MBIT(60), 0, 1500);
+	struct htbx_cfg pc = mkcfg(MBIT(1), MBIT(60), 0, 1500);
+	double ea, eb, ec, ed;
+
+	sim_init(&s, MBIT(100));
+	tc_add(&s, &r, NULL, &rc, 0);
+	tc_add(&s, &p1, &r, &pc, 0);
+	tc_add(&s, &p2, &r, &pc, 0);
+	rc = mkcfg(MBIT(5), MBIT(60), 0, 1000);
+	tc_add(&s, &a, &p1, &rc, 1000);
+	rc.quantum = 2000;
+	tc_add(&s, &b, &p1, &rc, 1000);
+	rc.quantum = 3000;
+	tc_add(&s, &c, &p1, &rc, 1000);
+	rc.quantum = 1000;
+	tc_add(&s, &d, &p2, &rc, 1000);
+	tc_fill(&s, &a, INF_PKTS);
+	tc_fill(&s, &b, INF_PKTS);
+	tc_fill(&s, &c, INF_PKTS);
+	sim_window(&s, 2 * SEC, 12 * SEC, all, 7);
+	if (!sim_run(&s, 12 * SEC))
+		return false;
+	CHECK(&s, all, 7);
+	ea = win_rate(&s, &a) / MBIT(1) - 5;
+	eb = win_rate(&s, &b) / MBIT(1) - 5;
+	ec = win_rate(&s, &c) / MBIT(1) - 5;
+	/* D joins under the other inner class */
+	tc_fill(&s, &d, INF_PKTS);
+	sim_window(&s, 14 * SEC, 24 * SEC, all, 7);
+	if (!sim_run(&s, 24 * SEC))
+		return false;
+	CHECK(&s, all, 7);
+	ed = win_rate(&s, &d) / MBIT(1);
+	FIG("excess over rate, quanta 1:2:3 -> %.3f:%.3f:%.3f mbit (%.4f:%.4f); D under another parent then gets %.3f mbit, total %.3f",
+	    ea, eb, ec, eb / ea, ec / ea, ed,
+	    (win_rate(&s, &a) + win_rate(&s, &b) + win_rate(&s, &c)) / MBIT(1) + ed);
+	return near(eb / ea, 2, 3e-3) && near(ec / ea, 3, 3e-3) &&
+	       near(ea + eb + ec, 45, 1e-3) && ed > 5 &&
+	       near((win_rate(&s, &a) + win_rate(&s, &b) + win_rate(&s, &c) +
+		     win_rate(&s, &d)) / MBIT(1), 60, 1e-3);
+}
+
 static bool t_burst(char *msg, size_t sz)
 {
 	struct sim s;
@@ -343,6 +391,7 @@ const struct utest tests_sched[] = {
 	{ "ceil caps", t_ceil },
 	{ "prio gets the excess first", t_prio },
 	{ "DRR by quantum", t_drr },
+	{ "DRR, three quanta and two parents", t_drr3 },
 	{ "burst size", t_burst },
 	{ "8 levels", t_depth },
 	{ "no rounding drift", t_drift },

@@ -125,6 +125,45 @@ static bool t_change(char *msg, size_t sz)
 	       near(a4, 3, 1e-3) && near(b4, 37, 1e-3);
 }
 
+/* An inner class's rate and ceil change under its children's backlog. */
+static bool t_change_inner(char *msg, size_t sz)
+{
+	static struct sim s;
+	static struct tcls r, p, a, b;
+	struct tcls *all[] = { &r, &p, &a, &b };
+	struct htbx_cfg rc = mkcfg(MBIT(100), MBIT(100), 0, 1500);
+	struct htbx_cfg pc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
+	struct htbx_cfg c = mkcfg(MBIT(5), MBIT(100), 0, 1500);
+	double s1, s2, s3;
+
+	sim_init(&s, MBIT(1000));
+	tc_add(&s, &r, NULL, &rc, 0);
+	tc_add(&s, &p, &r, &pc, 0);
+	tc_add(&s, &a, &p, &c, 1500);
+	tc_add(&s, &b, &p, &c, 1500);
+	tc_fill(&s, &a, INF_PKTS);
+	tc_fill(&s, &b, INF_PKTS);
+	sim_window(&s, 2 * SEC, 7 * SEC, all, 4);
+	RUN(&s, 7 * SEC);
+	s1 = (win_rate(&s, &a) + win_rate(&s, &b)) / MBIT(1);
+	pc = mkcfg(MBIT(20), MBIT(20), 0, 1500);
+	htbx_core_change(&s.q, &p.cl, &pc, s.now);
+	CHECK(&s, all, 4);
+	sim_window(&s, 8 * SEC, 13 * SEC, all, 4);
+	RUN(&s, 13 * SEC);
+	s2 = (win_rate(&s, &a) + win_rate(&s, &b)) / MBIT(1);
+	pc = mkcfg(MBIT(20), MBIT(70), 0, 1500);
+	htbx_core_change(&s.q, &p.cl, &pc, s.now);
+	CHECK(&s, all, 4);
+	sim_window(&s, 14 * SEC, 19 * SEC, all, 4);
+	RUN(&s, 19 * SEC);
+	CHECK(&s, all, 4);
+	s3 = (win_rate(&s, &a) + win_rate(&s, &b)) / MBIT(1);
+	FIG("children of P sum: P 40/40 %.3f, 20/20 %.3f, 20/70 %.3f mbit",
+	    s1, s2, s3);
+	return near(s1, 40, 1e-3) && near(s2, 20, 1e-3) && near(s3, 70, 1e-3);
+}
+
 static bool t_delete_busy(char *msg, size_t sz)
 {
 	static struct sim s;
@@ -396,6 +435,7 @@ static bool t_10k(char *msg, size_t sz)
 const struct utest tests_tree[] = {
 	{ "activate/deactivate idempotent", t_idempotent },
 	{ "change under backlog", t_change },
+	{ "change of an inner class", t_change_inner },
 	{ "delete a backlogged leaf", t_delete_busy },
 	{ "leaf/inner conversions", t_convert },
 	{ "event budget", t_budget },
