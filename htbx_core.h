@@ -135,6 +135,34 @@ struct htbx_core {
 /* ---- implementation below; the prototypes above are the contract ---- */
 
 /*
+ * How it works (mainline HTB semantics on simpler structures):
+ *
+ * Each class holds tokens (credit at its rate) and ctokens (at its ceil) as
+ * nanoseconds of transmission time, updated lazily from t_c. Its mode is
+ * CAN_SEND (tokens >= 0), MAY_BORROW (ctokens >= 0 only) or CANT_SEND. A
+ * class that is not CAN_SEND waits in one event queue (a pairing heap keyed
+ * by the ns when its mode can improve; a key may be early, never late).
+ *
+ * A backlogged leaf is "active" for its prio. An active class that can send
+ * sits in row[level][prio]; one that may borrow sits in its parent's
+ * feed[prio] and makes the parent active for that prio, up to the first
+ * ancestor that can send. Dequeue serves rows from level 0 up and prio 0 up,
+ * descends the feeds to a leaf and charges the packet to every ancestor
+ * (rate only at and above the serving level, ceil everywhere).
+ *
+ * Rows and feeds are DRR rings (lists): a leaf keeps the head while its
+ * deficit for that level lasts; every rotation counts a turn of the ring,
+ * and after n turns the ring's owner yields in its own ring, so the excess
+ * is shared by quantum across all leaves below a lender. A class that left
+ * a ring while it had the turn gets it back if it returns before the ring
+ * moved on (mainline's last_ptr_id).
+ *
+ * Differences from sch_htb: no jiffies or tick tables (nanoseconds, exact
+ * charges with carried remainders), one event queue with an event budget
+ * instead of a time budget, no mode hysteresis.
+ */
+
+/*
  * Time a class may run ahead or behind: the most idle time credited at
  * once and the deepest debt a class can fall into.
  */
