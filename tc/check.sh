@@ -208,5 +208,27 @@ else
 	n=$((n + 1)); echo "ok $n # SKIP groff missing (apt-get install groff-base)"
 fi
 
+if command -v man >/dev/null; then
+	warn=$(MANWIDTH=80 man -l ../man/tc-htbx.8 2>&1 >/dev/null)
+	check "man -l man/tc-htbx.8 prints no warnings" test -z "$warn"
+	[ -z "$warn" ] || echo "$warn" | head -5 | diag
+fi
+
+# --- 6. make install into a staging directory
+stage=$(mktemp -d)
+if make -s install DESTDIR="$stage" >/dev/null 2>&1; then
+	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+	so=$stage/usr/lib/$ma/tc/q_htbx.so
+	check "install: q_htbx.so in /usr/lib/$ma/tc, mode 0644" \
+		test "$(stat -c %a "$so" 2>/dev/null)" = 644
+	check "install: tc-htbx.8 in /usr/share/man/man8" \
+		test -f "$stage/usr/share/man/man8/tc-htbx.8"
+	check "install: the directory is the one the installed tc searches" \
+		sh -c "strings '$TC' | grep -Eqx '/usr/lib/$ma/tc/?'"
+else
+	not_ok "make install DESTDIR=$stage"
+fi
+rm -rf "$stage"
+
 echo "$((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]
