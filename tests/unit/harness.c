@@ -188,3 +188,25 @@ const char *core_check(const struct htbx_core *q, struct tcls **ts, int n)
 		return "heap size";
 	return NULL;
 }
+
+const char *core_check_time(const struct htbx_core *q, struct tcls **ts, int n,
+			    u64 now)
+{
+	const char *e = core_check(q, ts, n);
+	int i, mode;
+	s64 wait;
+
+	if (e)
+		return e;
+	for (i = 0; i < n; i++) {
+		const struct htbx_cls *c = &ts[i]->cl;
+
+		mode = htbx_class_mode(c, htbx_diff(c, now), &wait);
+		/* an event may come early, never late */
+		if (c->in_pq && c->pq.key > now && mode != c->cmode)
+			return "event later than the mode change";
+		if (c->cmode == HTBX_CAN_SEND && mode != HTBX_CAN_SEND)
+			return "CAN_SEND class that cannot send";
+	}
+	return NULL;
+}

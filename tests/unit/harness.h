@@ -98,6 +98,9 @@ void sim_window(struct sim *s, u64 start, u64 end, struct tcls **ts, int n);
 double win_rate(const struct sim *s, const struct tcls *t); /* bytes/s */
 /* Structural invariants of the core; returns a message or NULL. */
 const char *core_check(const struct htbx_core *q, struct tcls **ts, int n);
+/* ... and that no event is late at @now. */
+const char *core_check_time(const struct htbx_core *q, struct tcls **ts, int n,
+			    u64 now);
 
 /* ---- TAP ---- */
 struct utest {

@@ -127,10 +127,14 @@ static bool t_stress(char *msg, size_t sz)
 				if (k >= 0)
 					tc_fill(&w.s, &w.c[k], 1 + rnd() % 200);
 				break;
-			case 4: /* empty */
+			case 4: /* empty, or toggle a queue that holds back */
 				k = pick(&w, true, true);
-				if (k >= 0)
+				if (k < 0)
+					break;
+				if (rnd() % 4)
 					tc_empty(&w.s, &w.c[k]);
+				else
+					w.c[k].nonwc = !w.c[k].nonwc;
 				break;
 			case 5: /* rarely: reset everything */
 				if (rnd() % 50)
@@ -154,7 +158,7 @@ run:
 			}
 			ops[op]++;
 			n = collect(&w, all);
-			e = core_check(&w.s.q, all, n);
+			e = core_check_time(&w.s.q, all, n, w.s.now);
 			if (e) {
 				FIG("round %d step %llu op %d: %s", rounds,
 				    (unsigned long long)step, op, e);
@@ -162,6 +166,8 @@ run:
 			}
 		}
 		/* everything queued must drain */
+		for (i = 0; i < M; i++)
+			w.c[i].nonwc = false;
 		if (!sim_run(&w.s, w.s.now + 3600 * SEC))
 			return false;
 		n = collect(&w, all);
