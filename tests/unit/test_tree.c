@@ -359,6 +359,40 @@ static bool t_reset_xstats(char *msg, size_t sz)
 	       near(win_rate(&s, &b), MBIT(20), 1e-3);
 }
 
+static bool t_stats(char *msg, size_t sz)
+{
+	static struct sim s;
+	static struct tcls r, p, a, b;
+	struct tcls *all[] = { &r, &p, &a, &b };
+	struct htbx_cfg rc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
+	struct htbx_cfg pc = mkcfg(MBIT(20), MBIT(40), 0, 1500);
+	struct htbx_cfg c = mkcfg(MBIT(5), MBIT(40), 0, 1500);
+
+	sim_init(&s, MBIT(100));
+	tc_add(&s, &r, NULL, &rc, 0);
+	tc_add(&s, &p, &r, &pc, 0);
+	tc_add(&s, &a, &p, &c, 1500);
+	tc_add(&s, &b, &p, &c, 1700);	/* above mtu 1600: giants */
+	tc_fill(&s, &a, INF_PKTS);
+	tc_fill(&s, &b, INF_PKTS);
+	RUN(&s, 5 * SEC);
+	CHECK(&s, all, 4);
+	FIG("A %llu pkts = %llu lends + %llu borrows; P %llu = A + B, lends %llu borrows %llu; root lends %llu; B giants %llu",
+	    (unsigned long long)a.cl.packets, (unsigned long long)a.cl.lends,
+	    (unsigned long long)a.cl.borrows, (unsigned long long)p.cl.packets,
+	    (unsigned long long)p.cl.lends, (unsigned long long)p.cl.borrows,
+	    (unsigned long long)r.cl.lends, (unsigned long long)b.cl.giants);
+	return a.cl.lends + a.cl.borrows == a.cl.packets &&
+	       b.cl.lends + b.cl.borrows == b.cl.packets &&
+	       p.cl.packets == a.cl.packets + b.cl.packets &&
+	       p.cl.bytes == a.cl.bytes + b.cl.bytes &&
+	       r.cl.packets == p.cl.packets && r.cl.borrows == 0 &&
+	       p.cl.lends + p.cl.borrows + a.cl.lends + b.cl.lends == p.cl.packets &&
+	       r.cl.lends == p.cl.borrows && p.cl.borrows > 0 &&
+	       b.cl.giants == b.cl.packets && !a.cl.giants &&
+	       a.cl.bytes == a.cl.packets * 1500;
+}
+
 /* 100 inner x 100 leaves at 1 mbit each, under a 10 gbit root. */
 static bool t_10k(char *msg, size_t sz)
 {
@@ -441,6 +475,7 @@ const struct utest tests_tree[] = {
 	{ "event budget", t_budget },
 	{ "non-work-conserving leaf", t_nonwc },
 	{ "reset and xstats", t_reset_xstats },
+	{ "statistics", t_stats },
 	{ "10000 classes", t_10k },
 	{ NULL, NULL },
 };
