@@ -248,6 +248,7 @@ static inline void htbx_pq_remove(struct htbx_core *q, struct htbx_cls *cl)
 		return;
 	cl->in_pq = false;
 	sub = htbx_pq_pairs(n->child);
+	n->child = NULL;
 	if (n == q->events) {
 		q->events = sub;
 		return;
@@ -261,7 +262,6 @@ static inline void htbx_pq_remove(struct htbx_core *q, struct htbx_cls *cl)
 		n->next->prev = n->prev;
 	n->next = NULL;
 	n->prev = NULL;
-	n->child = NULL;
 	q->events = htbx_pq_meld(q->events, sub);
 }
 
