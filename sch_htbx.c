@@ -13,15 +13,15 @@
  * qdiscs, filters, statistics and the watchdog. What differs from HTB:
  *
  *  - Time is a 64-bit count of nanoseconds from ktime (psched_clock.h).
- *    There are no jiffies, no psched ticks and no rate tables: the
+ *    There is no tick counter, no psched ticks and no rate tables: the
  *    transmission time of a packet is len * 1e9 / rate, computed exactly,
  *    and the remainder of that division is carried to the next packet, so
  *    rounding never accumulates. Nothing depends on CONFIG_HZ.
  *  - Rates are 64-bit bytes per second end to end.
  *  - The event loop's work per dequeue is bounded by a number of events
- *    (HTBX_EVENT_BUDGET), not by jiffies; classes waiting for tokens sit in
- *    a pairing heap keyed by the ns when their mode changes, and the active
- *    classes of a level and prio form DRR rings.
+ *    (HTBX_EVENT_BUDGET), not by elapsed ticks; classes waiting for tokens
+ *    sit in a pairing heap keyed by the ns when their mode changes, and the
+ *    active classes of a level and prio form DRR rings.
  *  - The watchdog is the qdisc hrtimer, armed at the core's next event.
  *  - .peek is qdisc_peek_dequeued: a packet is charged exactly once, when
  *    the core dequeues it. A packet a parent peeked, or that the driver

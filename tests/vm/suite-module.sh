@@ -31,7 +31,8 @@ cls_sent() {
 qd_field() {
 	"$TC" -s qdisc show dev "$1" | awk -v h="$2" -v w="$3" '
 		$1 == "qdisc" { on = ($3 == h) }
-		on { for (i = 1; i < NF; i++) if ($i == w) { v = $(i + 1); gsub(/[^0-9]/, "", v); print v; exit } }'
+		on { for (i = 1; i < NF; i++) { t = $i; gsub(/[(),]/, "", t)
+			if (t == w) { v = $(i + 1); gsub(/[^0-9]/, "", v); print v; exit } } }'
 }
 
 qd_backlog_empty() {
@@ -225,7 +226,8 @@ else
 	t0=$(tx_bytes $BUSY)
 	$T qdisc add dev $BUSY root handle 1: htbx default 20
 	$T class add dev $BUSY parent 1: classid 1:1 htbx rate 16mbit burst 15k
-	$T class add dev $BUSY parent 1:1 classid 1:10 htbx rate 4mbit ceil 16mbit burst 15k
+	$T class add dev $BUSY parent 1:1 classid 1:10 estimator 250ms 1sec \
+		htbx rate 4mbit ceil 16mbit burst 15k
 	$T class add dev $BUSY parent 1:1 classid 1:20 htbx rate 12mbit ceil 16mbit burst 15k
 	send_bg 4 5001,prio=0x10010 5002,prio=0x10020
 	wait $SEND_PID
@@ -260,6 +262,40 @@ else
 		ok "requeue: shares 1:3 within 5% (1:10 has $share% of the bytes)"
 	else
 		fail "requeue: shares 1:3 within 5%" "1:10 $b10 1:20 $b20 share $share%"
+	fi
+
+	est=$($T -s class show dev $BUSY classid 1:10 | grep -c 'rate [0-9]')
+	check "rate estimator on a class" test "$est" -ge 1
+
+	# --- classification: direct queue, default, skb->priority, drop action --
+	$T qdisc del dev $BUSY root
+	$T qdisc add dev $BUSY root handle 1: htbx default 99 direct_qlen 100000
+	$T class add dev $BUSY parent 1: classid 1:10 htbx rate 8mbit burst 15k
+	shot=skip
+	$T filter add dev $BUSY parent 1: protocol ip prio 1 u32 \
+		match ip dport 5009 0xffff action drop 2>/dev/null && shot=on
+	send_bg 2 5001,prio=0x10000,rate=2mbit 5002,rate=2mbit 5003,prio=0x10010 \
+		5009,rate=2mbit
+	wait $SEND_PID
+	wait_until 20 qd_backlog_empty $BUSY
+	direct=$(qd_field $BUSY 1: direct_packets_stat)
+	qpk=$(qd_field $BUSY 1: bytes)
+	set -- $(cls_sent $BUSY 1:10)
+	cpk=$2
+	drops=$(qd_field $BUSY 1: dropped)
+	if [ "${direct:-0}" -gt 0 ] && [ "$qpk" -eq "$((cpk + direct))" ]; then
+		ok "direct queue: skb->priority 1:0 and a missing default go direct ($direct pkts; sent $qpk = class $cpk + direct)"
+	else
+		fail "direct queue and default" "direct $direct sent $qpk class $cpk" "$($T -s qdisc show dev $BUSY)"
+	fi
+	if [ $shot = on ]; then
+		if [ "${drops:-0}" -gt 0 ]; then
+			ok "filter action drop honoured ($drops dropped)"
+		else
+			fail "filter action drop honoured" "$($T -s qdisc show dev $BUSY)"
+		fi
+	else
+		skip "filter action drop honoured" "u32/gact not available"
 	fi
 
 	# --- htbx under tbf: a parent that peeks --------------------------------
