@@ -1,4 +1,3 @@
-#!/bin/sh
 # vm-args: --icount
 # SPDX-License-Identifier: GPL-2.0
 #
