@@ -38,7 +38,6 @@
  */
 
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/types.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -85,12 +84,14 @@ struct htbx_class {
 
 	struct tcf_proto __rcu	*filter_list;	/* filters at this class */
 	struct tcf_block	*block;
-	unsigned int		filter_cnt;	/* filters that resolve to us */
+#ifdef HTBX_COMPAT_CLASS_FILTER_CNT
+	unsigned int		filter_cnt;	/* see qdisc_class_in_use() */
+#endif
 
 	/* statistics */
 	struct gnet_stats_basic_sync bstats;	/* feeds the rate estimator */
 	struct net_rate_estimator __rcu *rate_est;
-	u32			drops;		/* enqueue drops */
+	struct gnet_stats_queue	qstats;		/* enqueue drops */
 };
 
 struct htbx_sched {
@@ -398,7 +399,7 @@ static int htbx_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		if (unlikely(ret != NET_XMIT_SUCCESS)) {
 			if (net_xmit_drop_count(ret)) {
 				qdisc_qstats_drop(sch);
-				cl->drops++;
+				cl->qstats.drops++;
 			}
 			return ret;
 		}
@@ -737,7 +738,7 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 		NL_SET_ERR_MSG_MOD(extack, "class has child classes: delete them first");
 		return -EBUSY;
 	}
-	if (cl->filter_cnt) {
+	if (qdisc_class_in_use(&cl->common)) {
 		NL_SET_ERR_MSG_MOD(extack, "class is in use by filters: delete them first");
 		return -EBUSY;
 	}
@@ -822,7 +823,7 @@ static unsigned long htbx_bind_filter(struct Qdisc *sch, unsigned long parent,
 	struct htbx_class *cl = htbx_find(classid, sch);
 
 	if (cl)
-		cl->filter_cnt++;
+		qdisc_class_get(&cl->common);
 	return (unsigned long)cl;
 }
 
@@ -830,8 +831,8 @@ static void htbx_unbind_filter(struct Qdisc *sch, unsigned long arg)
 {
 	struct htbx_class *cl = (struct htbx_class *)arg;
 
-	if (cl && !WARN_ON_ONCE(!cl->filter_cnt))
-		cl->filter_cnt--;
+	if (cl)
+		qdisc_class_put(&cl->common);
 }
 
 /* ---- dumps ---- */
@@ -877,7 +878,7 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 {
 	struct htbx_class *cl = (struct htbx_class *)arg;
 	struct gnet_stats_queue qs = {
-		.drops		= cl->drops,
+		.drops		= cl->qstats.drops,
 		.overlimits	= cl->cls.overlimits,
 	};
 	struct gnet_stats_basic_sync bs;
@@ -887,7 +888,6 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	if (cl->leaf) {
 		qdisc_qstats_qlen_backlog(cl->leaf, &qlen, &qs.backlog);
 		qs.requeues = cl->leaf->qstats.requeues;
-		qs.drops += cl->leaf->qstats.drops;
 	}
 
 	gnet_stats_basic_sync_init(&bs);

@@ -60,4 +60,22 @@ void htbx_compat_extack_fmt(struct netlink_ext_ack *extack,
 	htbx_compat_extack_fmt(extack, attr, KBUILD_MODNAME ": " fmt, ##args)
 #endif
 
+/*
+ * qdisc_class_in_use()/qdisc_class_get()/qdisc_class_put(): a count of the
+ * filters that resolve to a class, kept in Qdisc_class_common (present in
+ * Debian's 6.12.117, absent in 6.1.192). Without it, struct htbx_class
+ * carries the counter itself (HTBX_COMPAT_CLASS_FILTER_CNT); the macros are
+ * expanded in sch_htbx.c, where struct htbx_class is known.
+ */
+#ifndef HTBX_COMPAT_HAVE_QDISC_CLASS_IN_USE
+#define HTBX_COMPAT_CLASS_FILTER_CNT
+#define htbx_compat_filter_cnt(clc)	\
+	(container_of(clc, struct htbx_class, common)->filter_cnt)
+#define qdisc_class_in_use(clc)		(htbx_compat_filter_cnt(clc) > 0)
+#define qdisc_class_get(clc)		((void)htbx_compat_filter_cnt(clc)++)
+#define qdisc_class_put(clc)		\
+	((void)(WARN_ON_ONCE(!htbx_compat_filter_cnt(clc)) ||	\
+		htbx_compat_filter_cnt(clc)--))
+#endif
+
 #endif /* _HTBX_COMPAT_H */
