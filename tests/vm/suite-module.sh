@@ -322,6 +322,22 @@ else
 	fi
 	check "htbx under tbf: drained" qd_backlog_empty $BUSY
 
+	# A busy leaf gains a child (its queue is purged) and loses it again:
+	# the purge must reach tbf's qlen/backlog exactly, or they never drain.
+	send_bg 3 5001,prio=0x20010 5002,prio=0x20020
+	sleep 1
+	r1=0
+	$T class add dev $BUSY parent 2:10 classid 2:11 htbx rate 5mbit || r1=1
+	sleep 0.5
+	$T class del dev $BUSY classid 2:11 || r1=1
+	wait $SEND_PID
+	wait_until 20 qd_backlog_empty $BUSY
+	if [ $r1 -eq 0 ] && qd_backlog_empty $BUSY; then
+		ok "busy leaf -> inner -> leaf under tbf: tbf and htbx qlen/backlog drain to 0"
+	else
+		fail "busy leaf -> inner -> leaf under tbf" "$($T -s qdisc show dev $BUSY)"
+	fi
+
 	# --- delete a busy leaf, replace the qdisc, under traffic ---------------
 	$T qdisc del dev $BUSY root
 	$T qdisc add dev $BUSY root handle 1: htbx default 20
