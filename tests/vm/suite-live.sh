@@ -41,8 +41,9 @@ fi
 
 # --- class delete under traffic ---------------------------------------------------
 # 5001 reaches 1:10 by skb->priority (SO_PRIORITY 0x10010), 5002 goes to the
-# default 1:20. Both leaves are deleted while busy, then their parent; the
-# flows continue through the direct queue.
+# default 1:20; both paced at 60 mbit (over what the tree gives them). Both
+# leaves are deleted while busy, then their parent; the flows continue
+# unshaped through the direct queue (60 mbit in the last second).
 
 busy()
 {
@@ -55,7 +56,7 @@ busy()
 for kind in $SC_KINDS; do
 	eval "del_$kind=fail left_$kind=x last_$kind=0"
 	sc_build "$kind" busy || continue
-	sc_flows_start 5 0 5001,prio=65552 5002
+	sc_flows_start 5 0 5001,prio=65552,rate=60mbit 5002,rate=60mbit
 	sleep 2
 	sc_tc class del dev "$SC_DEV" classid 1:20 &&
 	sleep 1 &&
@@ -65,8 +66,8 @@ for kind in $SC_KINDS; do
 	eval "left_$kind=$(sc_tc class show dev "$SC_DEV" | grep -c .)"
 	eval "last_$kind=$(sc_second 5002 4)"
 done
-line="class delete under traffic: htbx deletes $del_htbx, classes left $left_htbx, flow after $(sc_fmt "$last_htbx") mbit | htb $del_htb, $left_htb, $(sc_fmt "$last_htb")"
-if [ "$del_htbx" = ok ] && [ "$left_htbx" = 0 ] && sc_le 1 "$last_htbx" 0; then
+line="class delete under traffic: htbx deletes $del_htbx, classes left $left_htbx, flow after $(sc_fmt "$last_htbx") mbit (60 paced) | htb $del_htb, $left_htb, $(sc_fmt "$last_htb")"
+if [ "$del_htbx" = ok ] && [ "$left_htbx" = 0 ] && sc_near "$last_htbx" 60 5; then
 	ok "$line"
 else
 	fail "$line"
