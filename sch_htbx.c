@@ -550,11 +550,12 @@ static void htbx_warn_quantum(const struct htbx_class *cl,
 			      const struct htbx_cfg *cfg, u32 r2q,
 			      struct netlink_ext_ack *extack)
 {
+	/* At most 80 characters reach the user (NETLINK_MAX_FMTMSG_LEN). */
 	NL_SET_ERR_MSG_FMT_MOD(extack,
-			       "quantum of %x:%x: rate/r2q=%llu clamped to %u; set quantum or r2q",
+			       "quantum of %x:%x clamped to %u (rate/r2q = %llu)",
 			       TC_H_MAJ(cl->common.classid) >> 16,
 			       TC_H_MIN(cl->common.classid),
-			       div_u64(cfg->rate, r2q), cfg->quantum);
+			       cfg->quantum, div_u64(cfg->rate, r2q));
 }
 
 static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
