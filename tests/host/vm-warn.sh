@@ -11,14 +11,31 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 1
 
+# All boots run at once (each is mostly waiting); results are read after.
+run() {	# run NAME ARGS...: scripts/vm ARGS in the background
+	local name=$1
+	shift
+	( "$vm" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
+	  echo $? >"$tmp/$name.rc" ) &
+}
+rel12=$(krel 6.12)
+run status --kernel 6.1 -- sh -c 'echo hello from $HTBX_KLINE; exit 3'
+for line in 6.1 6.12; do
+	[ -e "$top/build/$(krel "$line")/tests/modules/htbx_warn.ko" ] &&
+		run "warn$line" --kernel "$line" -- sh -c 'modprobe htbx_warn; echo survived'
+done
+run hang --kernel 6.12 --timeout 25 -- sleep 1000
+[ -e "$top/build/$rel12/sch_htbx.ko" ] &&
+	run module --kernel 6.12 -- sh -c 'uname -r; modprobe sch_htbx && lsmod'
+wait
+
 # Status and output: stdout holds exactly what the command printed.
-"$vm" --kernel 6.1 -- sh -c 'echo hello from $HTBX_KLINE; exit 3' >"$tmp/out" 2>"$tmp/err"
-rc=$?
-if [ $rc -eq 3 ] && [ "$(cat "$tmp/out")" = "hello from 6.1" ]; then
+rc=$(cat "$tmp/status.rc")
+if [ "$rc" = 3 ] && [ "$(cat "$tmp/status.out")" = "hello from 6.1" ]; then
 	echo "ok - [6.1] exit status 3 and clean output"
 else
 	echo "not ok - [6.1] exit status 3 and clean output: exit $rc"
-	head -c 2000 "$tmp/out" "$tmp/err" | sed 's/^/# /'
+	head -c 2000 "$tmp/status.out" "$tmp/status.err" | sed 's/^/# /'
 fi
 
 # A WARN_ON(1) in a module's init must fail the run and show the WARNING.
@@ -28,41 +45,37 @@ for line in 6.1 6.12; do
 		echo "not ok - [$line] WARN fails the run: $ko not built (make -C tests/modules)"
 		continue
 	fi
-	"$vm" --kernel "$line" -- sh -c 'modprobe htbx_warn; echo survived' >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ $rc -ne 0 ] && [ $rc -ne 2 ] && grep -q 'WARNING:.*htbx_warn' "$tmp/err" &&
-	   ! grep -q survived "$tmp/out"; then
+	rc=$(cat "$tmp/warn$line.rc")
+	if [ "$rc" != 0 ] && [ "$rc" != 2 ] && grep -q 'WARNING:.*htbx_warn' "$tmp/warn$line.err" &&
+	   ! grep -q survived "$tmp/warn$line.out"; then
 		echo "ok - [$line] WARN fails the run: exit $rc, WARNING shown"
 	else
 		echo "not ok - [$line] WARN fails the run: exit $rc"
-		tail -n 20 "$tmp/err" | sed 's/^/# /'
+		tail -n 20 "$tmp/warn$line.err" | sed 's/^/# /'
 	fi
 done
 
 # A guest that never finishes: exit 124 after --timeout.
-"$vm" --kernel 6.12 --timeout 25 -- sleep 1000 >"$tmp/out" 2>"$tmp/err"
-rc=$?
-if [ $rc -eq 124 ]; then
+rc=$(cat "$tmp/hang.rc")
+if [ "$rc" = 124 ]; then
 	echo "ok - [6.12] hang past --timeout: exit 124"
 else
 	echo "not ok - [6.12] hang past --timeout: exit $rc"
-	tail -n 20 "$tmp/err" | sed 's/^/# /'
+	tail -n 20 "$tmp/hang.err" | sed 's/^/# /'
 fi
 
 # The real module, autoloaded by name.
-rel=$(krel 6.12)
-if [ ! -e "$top/build/$rel/sch_htbx.ko" ]; then
-	echo "ok - [6.12] modprobe sch_htbx # SKIP build/$rel/sch_htbx.ko not built"
+if [ ! -e "$top/build/$rel12/sch_htbx.ko" ]; then
+	echo "ok - [6.12] modprobe sch_htbx # SKIP build/$rel12/sch_htbx.ko not built"
 else
-	"$vm" --kernel 6.12 -- sh -c 'uname -r; modprobe sch_htbx && lsmod' >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ $rc -eq 0 ] && [ "$(head -n 1 "$tmp/out")" = "$rel" ] &&
-	   grep -q '^sch_htbx ' "$tmp/out"; then
-		echo "ok - [6.12] uname -r is $rel, modprobe sch_htbx loads it"
+	rc=$(cat "$tmp/module.rc")
+	if [ "$rc" = 0 ] && [ "$(head -n 1 "$tmp/module.out")" = "$rel12" ] &&
+	   grep -q '^sch_htbx ' "$tmp/module.out"; then
+		echo "ok - [6.12] uname -r is $rel12, modprobe sch_htbx loads it"
 	else
 		echo "not ok - [6.12] modprobe sch_htbx: exit $rc"
-		cat "$tmp/out" | head -n 20 | sed 's/^/# /'
-		tail -n 20 "$tmp/err" | sed 's/^/# /'
+		head -n 20 "$tmp/module.out" | sed 's/^/# /'
+		tail -n 20 "$tmp/module.err" | sed 's/^/# /'
 	fi
 fi
 exit 0
