@@ -1,4 +1,4 @@
-# vm-args: --icount
+# vm-args: --icount --timeout 1500
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-live.sh - changes under saturating traffic, htbx and mainline htb:

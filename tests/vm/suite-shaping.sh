@@ -1,4 +1,4 @@
-# vm-args: --icount
+# vm-args: --icount --timeout 1500
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-shaping.sh - real UDP traffic through one flat class tree, htbx
