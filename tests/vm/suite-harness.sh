@@ -10,7 +10,7 @@
 # An unshaped flow paced at 10 mbit: checks the sender's pacing and the
 # receiver's L2 accounting against each other.
 netns_pair || { fail "harness: netns_pair"; exit 1; }
-if measure -t 4 -w 1 5001,rate=10mbit; then
+if measure -t 3 -w 1 5001,rate=10mbit; then
 	m=$(flow_mbit "$MEASURE_JSON" 5001)
 	if within "$m" 10 1; then
 		ok "paced 10mbit unshaped: $m mbit ($(pct "$m" 10)%)"
@@ -22,15 +22,15 @@ else
 fi
 netns_cleanup
 
-# htb at RATE mbit, sender paced at 1.5x so the class stays backlogged.
+# htb at RATE mbit, sender paced at 1.2x so the class stays backlogged.
 for rate in 5 20; do
 	netns_pair || { fail "htb ${rate}mbit: netns_pair"; continue; }
 	tc_a qdisc add dev "$VETH_A" root handle 1: htb default 10 &&
 	tc_a class add dev "$VETH_A" parent 1: classid 1:10 htb \
 		rate "${rate}mbit" ceil "${rate}mbit" burst 15k cburst 15k quantum 1514 ||
 		{ fail "htb ${rate}mbit: tc setup"; netns_cleanup; continue; }
-	send=$(awk -v r="$rate" 'BEGIN { print r * 1.5 }')
-	if measure -t 4 -w 1 "5001,rate=${send}mbit"; then
+	send=$(awk -v r="$rate" 'BEGIN { print r * 1.2 }')
+	if measure -t 3 -w 1 "5001,rate=${send}mbit"; then
 		m=$(flow_mbit "$MEASURE_JSON" 5001)
 		if within "$m" "$rate" 3; then
 			ok "htb ${rate}mbit: $m mbit ($(pct "$m" "$rate")%)"
