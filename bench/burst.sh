@@ -19,7 +19,7 @@
 top=${HTBX_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 
 if [ "${1:-}" != --guest ]; then
-	line=6.12 icount= reps=2 rates= load=0
+	line=6.12 icount='' reps=2 rates='' load=0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--kernel) line=$2; shift 2 ;;
@@ -30,6 +30,7 @@ if [ "${1:-}" != --guest ]; then
 		*) echo "usage: bench/burst.sh [--kernel 6.1|6.12] [--icount] [--load] [--reps N] [RATE_MBIT...]" >&2; exit 2 ;;
 		esac
 	done
+	# shellcheck disable=SC2086
 	exec "$top/scripts/vm" --kernel "$line" $icount --timeout 1800 -- \
 		sh "$top/bench/burst.sh" --guest "$reps" "$load" ${rates:-50 100 200}
 fi
@@ -52,7 +53,7 @@ sc_init
 
 one()	# KIND RATE [OPTS...]
 {
-	local kind=$1 rate=$2
+	local kind="$1" rate="$2"
 	shift 2
 	sc_root "$kind" default 10 &&
 	sc_class "$kind" 1: 1:10 rate "$rate" ceil "$rate" "$@"

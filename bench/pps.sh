@@ -65,7 +65,7 @@ done
 # tree KIND NLEAVES: 0 leaves = one class reached as the default.
 tree()
 {
-	local kind=$1 n=$2 i hex div
+	local kind="$1" n="$2" i hex div
 	tc qdisc del dev "$dev" root 2>/dev/null
 	if [ "$n" = 0 ]; then
 		tc qdisc add dev "$dev" root handle 1: "$kind" default 10 &&
@@ -79,7 +79,7 @@ tree()
 	div=$n
 	tc filter add dev "$dev" parent 1: prio 1 handle 2: protocol ip u32 divisor "$div" &&
 	tc filter add dev "$dev" parent 1: prio 1 protocol ip u32 ht 800:: \
-		match ip protocol 17 0xff hashkey mask $(printf '0x%08x' $((n - 1))) at 20 \
+		match ip protocol 17 0xff hashkey mask "$(printf '0x%08x' $((n - 1)))" at 20 \
 		link 2: || return 1
 	i=0
 	while [ "$i" -lt "$n" ]; do

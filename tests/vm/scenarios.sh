@@ -58,7 +58,7 @@ sc_tc()
 
 sc_root()
 {
-	local kind=$1
+	local kind="$1"
 	shift
 	tc_a qdisc del dev "$SC_DEV" root 2>/dev/null
 	tc_a qdisc add dev "$SC_DEV" root handle 1: "$kind" "$@"
@@ -66,7 +66,7 @@ sc_root()
 
 sc_class()
 {
-	local kind=$1 parent=$2 id=$3
+	local kind="$1" parent="$2" id="$3"
 	shift 3
 	tc_a class add dev "$SC_DEV" parent "$parent" classid "$id" "$kind" "$@"
 }
@@ -77,7 +77,7 @@ sc_class()
 # sc_flows_start/sc_flows_finish split it for changes made under traffic.
 sc_flows_start()
 {
-	local secs=$1 warm=$2 f ports=""
+	local secs="$1" warm="$2" f ports=""
 	shift 2
 	for f in "$@"; do
 		ports="$ports ${f%%,*}"
@@ -139,7 +139,7 @@ sc_second()
 # Mean of seconds FROM..TO of PORT.
 sc_seconds_mean()
 {
-	local port=$1 from=$2 to=$3 i=$2 sum=0
+	local port="$1" from="$2" to="$3" i="$2" sum=0
 	while [ "$i" -le "$to" ]; do
 		sum=$(awk -v a="$sum" -v b="$(sc_second "$port" "$i")" 'BEGIN { print a + b }')
 		i=$((i + 1))
@@ -188,7 +188,7 @@ sc_direct_pkts()
 # (e.g. the module is missing), report it and make the next sc_mbit 0.
 sc_build()
 {
-	local kind=$1 fn=$2
+	local kind="$1" fn="$2"
 	shift 2
 	"$fn" "$kind" "$@" >"$SC_TMP/build.err" 2>&1 && return 0
 	fail "$kind: $fn $*: tc setup failed" "$(head -n3 "$SC_TMP/build.err")"
@@ -199,7 +199,7 @@ sc_build()
 # ARGS are single words. A failed build leaves an empty result.
 sc_try()
 {
-	local kind=$1 fn=$2 bargs=""
+	local kind="$1" fn="$2" bargs=""
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		bargs="$bargs $1"
@@ -221,7 +221,7 @@ SC_KINDS=${SC_KINDS:-"htbx htb"}
 # Only the htbx figure is asserted; htb is printed beside it.
 sc_report()
 {
-	local desc=$1 exp=$2 pct=$3 x=$4 h=$5 line
+	local desc="$1" exp="$2" pct="$3" x="$4" h="$5" line
 	line="$desc: htbx $(sc_fmt "$x") mbit ($(sc_err "$x" "$exp")% of $exp, ±$pct%) | htb $(sc_fmt "$h") ($(sc_err "$h" "$exp")%)"
 	if sc_near "$x" "$exp" "$pct"; then
 		ok "$line"
@@ -239,7 +239,7 @@ SC_THREE="1:10 28 5010
 
 sc_three()
 {
-	local kind=$1 id rate port
+	local kind="$1" id rate port
 	sc_root "$kind" default 0 || return 1
 	sc_class "$kind" 1: 1:1 rate 40mbit ceil 40mbit burst 15k || return 1
 	echo "$SC_THREE" | while read -r id rate port; do

@@ -20,16 +20,15 @@
 sc_init
 
 # tree KIND "A-OPTS" "B-OPTS": the tree above; options use '+' for spaces.
+# shellcheck disable=SC2086
 tree()
 {
-	local kind=$1 a b
+	local kind="$1" a b
 	a=$(echo "$2" | tr + ' ')
 	b=$(echo "$3" | tr + ' ')
 	sc_root "$kind" default 0 &&
 	sc_class "$kind" 1: 1:1 rate 40mbit ceil 40mbit burst 15k &&
-	# shellcheck disable=SC2086
 	sc_class "$kind" 1:1 1:10 $a burst 15k &&
-	# shellcheck disable=SC2086
 	sc_class "$kind" 1:1 1:20 $b burst 15k &&
 	sc_tc filter add dev "$SC_DEV" parent 1: protocol ip prio 1 \
 		u32 match ip dport 5001 0xffff flowid 1:10 &&
@@ -71,8 +70,8 @@ report2()
 
 # --- borrowing ------------------------------------------------------------------
 
-A=rate+10mbit+ceil+40mbit
-B=rate+30mbit+ceil+40mbit
+A='rate+10mbit+ceil+40mbit'
+B='rate+30mbit+ceil+40mbit'
 alone "$A" "$B"
 sc_report "borrow: 1:10 (10/ceil 40) alone borrows up to 40" 40 5 "$a_htbx" "$a_htb"
 pair borrow "$A" "$B"
@@ -85,8 +84,8 @@ report2 "borrow: both saturated get their rates" 10 30 5
 # much larger than cburst: the ceil bucket overflows while the other class
 # has its turn. Mainline htb does the same.)
 
-A=rate+5mbit+ceil+15mbit+cburst+15k+prio+0
-B=rate+5mbit+ceil+40mbit+cburst+15k+prio+1
+A='rate+5mbit+ceil+15mbit+cburst+15k+prio+0'
+B='rate+5mbit+ceil+40mbit+cburst+15k+prio+1'
 alone "$A" "$B"
 line="ceil: 1:10 (5/ceil 15) alone: htbx $(sc_fmt "$a_htbx") mbit ($(sc_err "$a_htbx" 15)% of ceil) | htb $(sc_fmt "$a_htb") ($(sc_err "$a_htb" 15)%)"
 if sc_le "$a_htbx" 15 0.5 && sc_near "$a_htbx" 15 2; then ok "$line"; else fail "$line"; fi

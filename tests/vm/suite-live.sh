@@ -115,6 +115,7 @@ busy htbx >/dev/null 2>&1
 sc_flows_start 2 0 5002
 sc_flows_finish
 sc_fini
+# shellcheck disable=SC2016
 if wait_until 20 sh -c '! ip netns list | grep -q "$0"' "$NS_A"; then
 	ok "netns with an htbx tree deleted"
 else

@@ -20,7 +20,7 @@ sc_init
 
 one_class()	# KIND RATE [CLASS OPTS...]
 {
-	local kind=$1 rate=$2
+	local kind="$1" rate="$2"
 	shift 2
 	sc_root "$kind" default 10 &&
 	sc_class "$kind" 1: 1:10 rate "$rate" ceil "$rate" "$@"
@@ -55,7 +55,7 @@ if sc_near "$x_def" $r 2; then ok "$line"; else fail "$line"; fi
 
 two_classes()	# KIND DEFAULT
 {
-	local kind=$1 def=$2
+	local kind="$1" def="$2"
 	sc_root "$kind" default "$def" &&
 	sc_class "$kind" 1: 1:10 rate 5mbit ceil 5mbit burst 15k &&
 	sc_class "$kind" 1: 1:20 rate 10mbit ceil 10mbit burst 15k
