@@ -328,7 +328,7 @@ static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
 	struct htbx_class *cl;
 	struct tcf_result res;
 	struct tcf_proto *tcf;
-	int result;
+	int result, hops = 0;
 
 	if (skb->priority == sch->handle)
 		return HTBX_DIRECT;
@@ -364,6 +364,9 @@ static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
 		}
 		if (htbx_is_leaf(cl))
 			return cl;
+		/* Filters that send inner classes to each other: give up. */
+		if (++hops > 2 * HTBX_MAXDEPTH)
+			break;
 		tcf = rcu_dereference_bh(cl->filter_list);
 	}
 

@@ -371,6 +371,29 @@ else
 	busy_teardown
 fi
 
+# --- filters that send inner classes to each other end in the default -------
+
+$T qdisc add dev lo root handle 1: htbx default 30
+$T class add dev lo parent 1: classid 1:1 htbx rate 10mbit
+$T class add dev lo parent 1:1 classid 1:11 htbx rate 1mbit
+$T class add dev lo parent 1: classid 1:2 htbx rate 10mbit
+$T class add dev lo parent 1:2 classid 1:21 htbx rate 1mbit
+$T class add dev lo parent 1: classid 1:30 htbx rate 10mbit
+if $T filter add dev lo parent 1: protocol ip prio 1 u32 match u32 0 0 flowid 1:1 &&
+   $T filter add dev lo parent 1:1 protocol ip prio 1 u32 match u32 0 0 flowid 1:2 &&
+   $T filter add dev lo parent 1:2 protocol ip prio 1 u32 match u32 0 0 flowid 1:1; then
+	ping -c 2 -i 0.2 -W 1 127.0.0.1 >/dev/null 2>&1
+	set -- $(cls_sent lo 1:30)
+	if [ "${2:-0}" -ge 4 ]; then
+		ok "filter loop between inner classes ends in the default class"
+	else
+		fail "filter loop between inner classes ends in the default class" "$($T -s class show dev lo)"
+	fi
+else
+	skip "filter loop between inner classes ends in the default class" "cls_u32 not available"
+fi
+$T qdisc del dev lo root
+
 # --- 100 add/delete cycles, then unload ----------------------------------------
 
 i=0 err=0
