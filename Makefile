@@ -65,6 +65,9 @@ krel_of = $$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(1)/include/generat
 # Header trees without a vmlinux (Debian 6.1) cannot get BTF: skip it
 # instead of printing "Skipping BTF generation" on every build.
 nobtf_of = $$([ -e $(1)/vmlinux ] || echo CONFIG_DEBUG_INFO_BTF_MODULES=)
+# Distribution header trees carry no signing key: install unsigned rather
+# than fail sign-file noisily (the kernels here do not force signatures).
+nosig_of = $$([ -e $(1)/certs/signing_key.pem ] || echo CONFIG_MODULE_SIG_ALL=)
 
 # One module build per tree. The release is read from the tree itself.
 module: $(if $(KERNELDIR)$(KVER),,kernels)
@@ -107,7 +110,7 @@ install-module:
 		for f in $(MODULE_SRCS); do ln -sfn $(TOP)/$$f $$out/$$f; done; \
 		$(MAKE) $(MAKEFLAGS_SUB) -C $$kd M=$$out HTBX_VERSION=$(VERSION) \
 			$(call nobtf_of,$$kd) modules; \
-		$(MAKE) $(MAKEFLAGS_SUB) -C $$kd M=$$out \
+		$(MAKE) $(MAKEFLAGS_SUB) -C $$kd M=$$out $(call nosig_of,$$kd) \
 			$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install; \
 		$(DEPMOD) $(if $(DESTDIR),-b $(DESTDIR)) $$rel; \
 	done
