@@ -468,20 +468,6 @@ static inline void htbx_update_mode(struct htbx_core *q, struct htbx_cls *cl,
 
 /* ---- entry points ---- */
 
-static inline void htbx_core_init(struct htbx_core *q)
-{
-	int level, prio;
-
-	for (level = 0; level < HTBX_CORE_MAXDEPTH; level++) {
-		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++)
-			htbx_ring_init(&q->row[level][prio]);
-		q->row_mask[level] = 0;
-	}
-	q->events = NULL;
-	q->next_event = 0;
-	q->overlimits = 0;
-	q->budget_hits = 0;
-}
 
 static inline void htbx_cls_apply(struct htbx_cls *cl,
 				  const struct htbx_cfg *cfg)
@@ -881,6 +867,13 @@ static inline void htbx_core_reset(struct htbx_core *q)
 	}
 	q->events = NULL;
 	q->next_event = 0;
+}
+
+static inline void htbx_core_init(struct htbx_core *q)
+{
+	htbx_core_reset(q);
+	q->overlimits = 0;
+	q->budget_hits = 0;
 }
 
 /**
