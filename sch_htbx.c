@@ -495,8 +495,9 @@ static int htbx_derive(const struct htbx_params *p, u32 r2q,
 	cfg->rate = p->rate;
 	cfg->ceil = p->ceil ?: p->rate;
 	if (cfg->ceil < cfg->rate) {
-		NL_SET_ERR_MSG_FMT_MOD(extack, "ceil %llu is below rate %llu (bytes/s)",
-				       cfg->ceil, cfg->rate);
+		/* In bit/s, the unit users give rates in. */
+		NL_SET_ERR_MSG_FMT_MOD(extack, "ceil %llubit is below rate %llubit",
+				       cfg->ceil * 8, cfg->rate * 8);
 		return -EINVAL;
 	}
 	cfg->mtu = p->mtu ?: HTBX_DEFAULT_MTU;
