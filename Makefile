@@ -112,7 +112,7 @@ install-module:
 			$(call nobtf_of,$$kd) modules; \
 		$(MAKE) $(MAKEFLAGS_SUB) -C $$kd M=$$out $(call nosig_of,$$kd) \
 			$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install; \
-		$(DEPMOD) $(if $(DESTDIR),-b $(DESTDIR)) $$rel; \
+		$(if $(DESTDIR),echo "  (DESTDIR set: run '$(DEPMOD) $$rel' on the target)",$(DEPMOD) $$rel); \
 	done
 
 install-tc:
