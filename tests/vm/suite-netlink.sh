@@ -107,6 +107,8 @@ bad "trailing bytes after the last attribute" 'malformed|truncated' --trail 0102
 bad "attribute type 0" 'unknown htbx attribute 0' $C u32:0=1
 bad "read-only level on a class" 'level' $C u32:LEVEL=0
 bad "read-only version on the qdisc" 'version' $Q u32:VERSION=1
+bad "read-only direct_packets_stat on the qdisc" 'direct_packets_stat' $Q u64:DIRECT_PKTS=0
+bad "pad attribute on a class" 'pad' $C u64:PAD=0
 
 # The attribute offset points into the request (past nlmsghdr + tcmsg).
 _out=$(nl $C u32:99=1 2>&1)
@@ -160,6 +162,15 @@ bad_core "change of nonexistent class 1:77 (core)" 'class' \
 bad "delete class 1:1 with children" 'child' class del dev $DEV classid 1:1
 bad "delete inner class 1:7 with a child" 'child' class del dev $DEV classid 1:7
 
+# --- a new qdisc with bad options (init fails, the qdisc is destroyed) ------
+N="qdisc add dev $DEV parent 1:10 handle 2:"
+bad "new child qdisc with r2q 0" 'invalid r2q' $N u32:R2Q=0
+bad "new child qdisc with offload" 'offload' $N flag:OFFLOAD
+bad "new child qdisc with a class attribute" 'rate is a class option' $N $R
+bad "new child qdisc with unknown attribute 42" 'unknown htbx attribute 42' $N u32:42=0
+bad "root replace with direct_qlen 16777217" 'invalid direct_qlen' \
+	qdisc replace dev $DEV root handle 1: u32:DIRECT_QLEN=16777217
+
 # --- missing options ----------------------------------------------------------
 bad "attributes outside TCA_OPTIONS on create" 'options missing' --no-nest $A $R
 bad "no TCA_OPTIONS on create" 'options missing' --no-options $A
@@ -193,6 +204,23 @@ else
 	fail "raw class add 1:21 at 1gbit succeeds with the clamped-quantum warning" \
 		"exit $_rc: $_out"
 fi
+
+# --- the largest and smallest values accepted (ranges are not off by one) ---
+_out=$(nl $C u64:RATE=1000000000000 u64:CEIL=1000000000000 u32:PRIO=7 \
+	s32:OVERHEAD=1024 u32:MPU=65536 u32:MTU=1048576 u8:LINKLAYER=1 2>&1)
+_rc=$?
+_cls=$(tc_n -d class show dev "$DEV" classid 1:10)
+if [ $_rc -eq 0 ] && printf '%s\n' "$_cls" | grep -q 'prio 7'; then
+	ok "raw class change 1:10 to the maxima of rate/ceil/prio/overhead/mpu/mtu/linklayer: $_out"
+else
+	fail "raw class change 1:10 to the maxima" "exit $_rc: $_out" "$_cls"
+fi
+check "raw class change 1:10 to rate 1, overhead -64, prio 0" \
+	nl $C u64:RATE=1 u64:CEIL=1 s32:OVERHEAD=-64 u32:MPU=0 u32:PRIO=0 u8:LINKLAYER=0
+check "raw qdisc change to r2q 1, direct_qlen 16777216, default 0xffff" \
+	nl $Q u32:R2Q=1 u32:DIRECT_QLEN=16777216 u32:DEFCLS=0xffff
+check "raw qdisc change to r2q 4294967295, direct_qlen 0, default 0" \
+	nl $Q u32:R2Q=4294967295 u32:DIRECT_QLEN=0 u32:DEFCLS=0
 
 netns_cleanup
 check "no namespace left behind" netns_leak_check
