@@ -9,7 +9,8 @@
  *           classid C [ATTR...]
  *   htbx-nl [OPTS] class del dev DEV classid C
  *
- * ATTR is TYPE:NAME=VALUE, put inside TCA_OPTIONS:
+ * ATTR is TYPE:NAME=VALUE, put inside TCA_OPTIONS (^TYPE:NAME=VALUE: at the
+ * top level of the message, after TCA_OPTIONS, e.g. ^raw:5=HEX for TCA_RATE):
  *   TYPE   u8 u16 u32 u64 s32 (number, C syntax), raw (hex bytes, any
  *          length), flag (no "=VALUE")
  *   NAME   a TCA_HTBX_* name without the prefix (RATE, prio, ...) or a
@@ -82,7 +83,8 @@ static void __attribute__((noreturn)) htbx_nl_usage(const char *why)
 		"         qdisc add|change|replace dev DEV [parent P|root] [handle H] [ATTR...]\n"
 		"       htbx-nl [...] class add|change|replace dev DEV [parent P|root] classid C [ATTR...]\n"
 		"       htbx-nl [...] class del dev DEV classid C\n"
-		"ATTR: u8|u16|u32|u64|s32|raw|flag:NAME[=VALUE], NAME a TCA_HTBX_ suffix or a number\n");
+		"ATTR: [^]u8|u16|u32|u64|s32|raw|flag:NAME[=VALUE], NAME a TCA_HTBX_ suffix or a number\n"
+		"      (^: outside TCA_OPTIONS, NAME then a plain number)\n");
 	exit(1);
 }
 
@@ -288,7 +290,7 @@ int main(int argc, char **argv)
 	struct nlattr *opts = NULL;
 	struct nlmsghdr *h;
 	ssize_t len;
-	int offs;
+	int offs, first;
 
 	for (i = 1; i < argc && !strncmp(argv[i], "--", 2); i++) {
 		if (!strcmp(argv[i], "--no-nest"))
@@ -374,7 +376,10 @@ int main(int argc, char **argv)
 	if (!no_opts && !no_nest)
 		opts = htbx_nl_put(&req, TCA_OPTIONS | (nest_flag ? NLA_F_NESTED : 0),
 				   NULL, 0);
+	first = i;
 	for (; i < argc; i++) {
+		if (argv[i][0] == '^')
+			continue;
 		if (no_opts && !no_nest)
 			htbx_nl_usage("attributes given with --no-options");
 		htbx_nl_attr(&req, argv[i]);
@@ -396,6 +401,9 @@ int main(int argc, char **argv)
 	}
 	if (opts)
 		opts->nla_len = (char *)&req + req.n.nlmsg_len - (char *)opts;
+	for (i = first; i < argc; i++)
+		if (argv[i][0] == '^')
+			htbx_nl_attr(&req, argv[i] + 1);
 
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (fd < 0) {

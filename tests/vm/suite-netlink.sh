@@ -171,6 +171,19 @@ bad "new child qdisc with unknown attribute 42" 'unknown htbx attribute 42' $N u
 bad "root replace with direct_qlen 16777217" 'invalid direct_qlen' \
 	qdisc replace dev $DEV root handle 1: u32:DIRECT_QLEN=16777217
 
+# --- estimator, graft, filters -------------------------------------------------
+bad "new class with an invalid rate estimator (interval 7)" 'estimator' $A $R ^raw:5=0702
+bad "class change with an invalid rate estimator" 'estimator' $C u32:PRIO=1 ^raw:5=0702
+bad "pfifo grafted onto inner class 1:1" 'child classes' \
+	--kind pfifo --no-options qdisc add dev $DEV parent 1:1 handle 3:
+if tc_n filter add dev "$DEV" parent 1: protocol all prio 1 matchall \
+	classid 1:8 >/dev/null 2>&1; then
+	bad "delete class 1:8 used by a filter" 'filter' class del dev $DEV classid 1:8
+	tc_n filter del dev "$DEV" parent 1: prio 1
+else
+	skip "delete class 1:8 used by a filter" "no matchall classifier"
+fi
+
 # --- missing options ----------------------------------------------------------
 bad "attributes outside TCA_OPTIONS on create" 'options missing' --no-nest $A $R
 bad "no TCA_OPTIONS on create" 'options missing' --no-options $A
