@@ -56,8 +56,9 @@ void htbx_compat_extack_fmt(struct netlink_ext_ack *extack,
 #endif
 
 #if !defined(HTBX_COMPAT_HAVE_NL_SET_ERR_MSG_ATTR_FMT) && !defined(NL_SET_ERR_MSG_ATTR_FMT)
+/* Like mainline's, without the module prefix the _MOD variant adds. */
 #define NL_SET_ERR_MSG_ATTR_FMT(extack, attr, fmt, args...)		\
-	htbx_compat_extack_fmt(extack, attr, KBUILD_MODNAME ": " fmt, ##args)
+	htbx_compat_extack_fmt(extack, attr, fmt, ##args)
 #endif
 
 /*
