@@ -95,6 +95,7 @@ setup:
 
 check: setup
 	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) $(MAKEFLAGS_SUB) -C tests/modules
 	$(Q)$(TOP)/tests/run-all
 
 demo: setup

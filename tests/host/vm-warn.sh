@@ -11,6 +11,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 1
 
+# Build the test modules before any boot: scripts/vm would build them on
+# demand, but boots started concurrently would race to do it, and the
+# checks below must see the same files the boots saw.
+make -s -C "$top/tests/modules" >"$tmp/modules.log" 2>&1 ||
+	sed 's/^/# /' "$tmp/modules.log"
+
 # All boots run at once (each is mostly waiting); results are read after.
 run() {	# run NAME ARGS...: scripts/vm ARGS in the background
 	local name=$1
