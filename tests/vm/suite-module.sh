@@ -394,6 +394,52 @@ else
 fi
 $T qdisc del dev lo root
 
+# --- matchall and bpf classifiers, and a filter at an inner class ---------------
+
+# got CLASSID: the class carried at least the 4 pings of a step
+got() { set -- $(cls_sent lo "$1"); [ "${2:-0}" -ge 4 ]; }
+$T qdisc add dev lo root handle 1: htbx default 30
+$T class add dev lo parent 1: classid 1:1 htbx rate 10mbit
+$T class add dev lo parent 1:1 classid 1:11 htbx rate 1mbit ceil 10mbit
+$T class add dev lo parent 1:1 classid 1:12 htbx rate 1mbit ceil 10mbit
+$T class add dev lo parent 1: classid 1:30 htbx rate 10mbit
+if $T filter add dev lo parent 1: protocol all prio 1 matchall classid 1:12; then
+	ping -c 2 -i 0.2 -W 1 127.0.0.1 >/dev/null 2>&1
+	if got 1:12 && ! got 1:30; then
+		ok "matchall at the qdisc selects leaf 1:12"
+	else
+		fail "matchall at the qdisc selects leaf 1:12" "$($T -s class show dev lo)"
+	fi
+	# The root filter names inner 1:1; 1:1's own filter picks its leaf.
+	$T filter del dev lo parent 1: prio 1
+	$T filter add dev lo parent 1: protocol all prio 1 matchall classid 1:1 &&
+	$T filter add dev lo parent 1:1 protocol all prio 1 matchall classid 1:11
+	ping -c 2 -i 0.2 -W 1 127.0.0.1 >/dev/null 2>&1
+	if got 1:11; then
+		ok "a filter at inner class 1:1 continues classification into leaf 1:11"
+	else
+		fail "a filter at inner class 1:1 continues into leaf 1:11" "$($T -s class show dev lo)"
+	fi
+	$T filter del dev lo parent 1:1 prio 1
+	$T filter del dev lo parent 1: prio 1
+else
+	skip "matchall at the qdisc selects leaf 1:12" "cls_matchall not available"
+fi
+# Classic BPF returning -1: "use the filter's classid".
+$T class add dev lo parent 1: classid 1:40 htbx rate 10mbit
+if $T filter add dev lo parent 1: protocol all prio 1 bpf \
+	bytecode '1,6 0 0 4294967295,' classid 1:40; then
+	ping -c 2 -i 0.2 -W 1 127.0.0.1 >/dev/null 2>&1
+	if got 1:40; then
+		ok "cls_bpf (classic bytecode) selects class 1:40"
+	else
+		fail "cls_bpf (classic bytecode) selects class 1:40" "$($T -s class show dev lo)"
+	fi
+else
+	skip "cls_bpf (classic bytecode) selects class 1:40" "cls_bpf not available"
+fi
+$T qdisc del dev lo root
+
 # --- 100 add/delete cycles, then unload ----------------------------------------
 
 i=0 err=0
