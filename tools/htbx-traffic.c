@@ -217,9 +217,9 @@ static struct {
 	int			tcp;
 } tx;
 
-static int flow_socket(struct htbx_flow *f)
+/* A socket for flow @f with its mark, tos and priority set. */
+static int flow_open(const struct htbx_flow *f)
 {
-	struct sockaddr_in dst = tx.dst;
 	struct timeval tv = { .tv_sec = 0, .tv_usec = 100000 };
 	int fd;
 
@@ -234,6 +234,14 @@ static int flow_socket(struct htbx_flow *f)
 		set_int_opt(fd, SOL_SOCKET, SO_PRIORITY, (int)f->prio, "SO_PRIORITY");
 	/* Blocked sends return now and then so the flow stops on time. */
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
+static int flow_socket(struct htbx_flow *f)
+{
+	struct sockaddr_in dst = tx.dst;
+	int fd = flow_open(f);
+
 	dst.sin_port = htons(f->port);
 	if (!tx.tcp) {
 		if (connect(fd, (struct sockaddr *)&dst, sizeof(dst)) < 0)
@@ -252,16 +260,7 @@ static int flow_socket(struct htbx_flow *f)
 		}
 		close(fd);
 		usleep(50000);
-		fd = socket(AF_INET, SOCK_STREAM, 0);
-		if (fd < 0)
-			die("socket: %s", strerror(errno));
-		if (f->mark >= 0)
-			set_int_opt(fd, SOL_SOCKET, SO_MARK, (int)f->mark, "SO_MARK");
-		if (f->tos >= 0)
-			set_int_opt(fd, IPPROTO_IP, IP_TOS, (int)f->tos, "IP_TOS");
-		if (f->prio >= 0)
-			set_int_opt(fd, SOL_SOCKET, SO_PRIORITY, (int)f->prio, "SO_PRIORITY");
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		fd = flow_open(f);
 	}
 }
 
