@@ -316,9 +316,41 @@ struct htbx_copt {
 	uint8_t linklayer;
 };
 
+/* Class options that take a size in bytes, with their aliases and ranges. */
+static const struct htbx_size_opt {
+	const char	*name;
+	int		attr;
+	uint32_t	min, max;
+	size_t		off;
+} htbx_size_opts[] = {
+#define HTBX_SIZE_OPT(n, a, lo, hi, f) \
+	{ n, a, lo, hi, offsetof(struct htbx_copt, f) }
+	HTBX_SIZE_OPT("burst", TCA_HTBX_BURST, 1, UINT32_MAX, burst),
+	HTBX_SIZE_OPT("buffer", TCA_HTBX_BURST, 1, UINT32_MAX, burst),
+	HTBX_SIZE_OPT("maxburst", TCA_HTBX_BURST, 1, UINT32_MAX, burst),
+	HTBX_SIZE_OPT("cburst", TCA_HTBX_CBURST, 1, UINT32_MAX, cburst),
+	HTBX_SIZE_OPT("cbuffer", TCA_HTBX_CBURST, 1, UINT32_MAX, cburst),
+	HTBX_SIZE_OPT("cmaxburst", TCA_HTBX_CBURST, 1, UINT32_MAX, cburst),
+	HTBX_SIZE_OPT("quantum", TCA_HTBX_QUANTUM, 1, UINT32_MAX, quantum),
+	HTBX_SIZE_OPT("mtu", TCA_HTBX_MTU, 1, HTBX_MAX_MTU, mtu),
+	HTBX_SIZE_OPT("mpu", TCA_HTBX_MPU, 0, HTBX_MAX_MPU, mpu),
+#undef HTBX_SIZE_OPT
+};
+
+static const struct htbx_size_opt *htbx_size_opt(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(htbx_size_opts) / sizeof(htbx_size_opts[0]); i++)
+		if (strcmp(name, htbx_size_opts[i].name) == 0)
+			return &htbx_size_opts[i];
+	return NULL;
+}
+
 static int htbx_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			   struct nlmsghdr *n, const char *dev)
 {
+	const struct htbx_size_opt *so;
 	struct htbx_copt o = { 0 };
 	struct rtattr *tail;
 	const char *opt;
@@ -335,20 +367,17 @@ static int htbx_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 					  ceil ? &o.ceil : &o.rate))
 				return -1;
 			o.given |= 1U << (ceil ? TCA_HTBX_CEIL : TCA_HTBX_RATE);
-		} else if (strcmp(opt, "burst") == 0 ||
-			   strcmp(opt, "buffer") == 0 ||
-			   strcmp(opt, "maxburst") == 0 ||
-			   strcmp(opt, "cburst") == 0 ||
-			   strcmp(opt, "cbuffer") == 0 ||
-			   strcmp(opt, "cmaxburst") == 0) {
-			int c = opt[0] == 'c';
+		} else if ((so = htbx_size_opt(opt)) != NULL) {
+			uint32_t *val = (uint32_t *)((char *)&o + so->off);
 
 			HTBX_NEXT_ARG(opt);
-			if (htbx_parse_size(*argv, 1, UINT32_MAX,
-					    c ? &o.cburst : &o.burst, NULL))
-				return htbx_illegal(opt, *argv,
-					"a size of 1b..4Gb, e.g. 15k, 1600, 2mb");
-			o.given |= 1U << (c ? TCA_HTBX_CBURST : TCA_HTBX_BURST);
+			if (htbx_parse_size(*argv, so->min, so->max, val, NULL)) {
+				snprintf(range, sizeof(range),
+					 "bytes, %u..%u (suffixes b k m g)",
+					 so->min, so->max);
+				return htbx_illegal(opt, *argv, range);
+			}
+			o.given |= 1U << so->attr;
 		} else if (strcmp(opt, "prio") == 0) {
 			HTBX_NEXT_ARG(opt);
 			if (htbx_parse_u32(*argv, 10, 0, HTBX_MAX_PRIO, &o.prio)) {
@@ -357,31 +386,6 @@ static int htbx_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 				return htbx_illegal(opt, *argv, range);
 			}
 			o.given |= 1U << TCA_HTBX_PRIO;
-		} else if (strcmp(opt, "quantum") == 0) {
-			HTBX_NEXT_ARG(opt);
-			if (htbx_parse_size(*argv, 1, UINT32_MAX, &o.quantum,
-					    NULL))
-				return htbx_illegal(opt, *argv,
-					"bytes, 1..4294967295");
-			o.given |= 1U << TCA_HTBX_QUANTUM;
-		} else if (strcmp(opt, "mtu") == 0) {
-			HTBX_NEXT_ARG(opt);
-			if (htbx_parse_size(*argv, 1, HTBX_MAX_MTU, &o.mtu,
-					    NULL)) {
-				snprintf(range, sizeof(range),
-					 "bytes, 1..%u", HTBX_MAX_MTU);
-				return htbx_illegal(opt, *argv, range);
-			}
-			o.given |= 1U << TCA_HTBX_MTU;
-		} else if (strcmp(opt, "mpu") == 0) {
-			HTBX_NEXT_ARG(opt);
-			if (htbx_parse_size(*argv, 0, HTBX_MAX_MPU, &o.mpu,
-					    NULL)) {
-				snprintf(range, sizeof(range),
-					 "bytes, 0..%u", HTBX_MAX_MPU);
-				return htbx_illegal(opt, *argv, range);
-			}
-			o.given |= 1U << TCA_HTBX_MPU;
 		} else if (strcmp(opt, "overhead") == 0) {
 			HTBX_NEXT_ARG(opt);
 			if (htbx_parse_s32(*argv, HTBX_MIN_OVERHEAD,
