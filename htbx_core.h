@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * htbx_core.h - the scheduling core of htbx: token math, class tree, event
+ * The scheduling core of htbx: token math, class tree, event
  * queue and DRR, with no kernel glue.
  *
  * Included (like include/net/codel_impl.h) by sch_htbx.c and by the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * psched_clock.h - the one source of time and the rate arithmetic of htbx.
+ * The one source of time and the rate arithmetic of htbx.
  *
  * Every duration in htbx is a 64-bit count of nanoseconds read from
  * ktime_get_ns() (CLOCK_MONOTONIC). Nothing depends on HZ, jiffies or a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * net/sched/sch_htbx.c	Hierarchical Token Bucket, done again
+ * Hierarchical Token Bucket, done again
  *
  * htbx shapes like HTB: every class has a guaranteed rate and a ceiling,
  * sends on its own tokens first, then borrows from the nearest ancestor
@@ -387,16 +387,17 @@ static int htbx_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct htbx_class *cl;
 
 	cl = htbx_classify(skb, sch, &ret);
+	if (!cl) {
+		if (ret & __NET_XMIT_BYPASS)
+			qdisc_qstats_drop(sch);
+		__qdisc_drop(skb, to_free);
+		return ret;
+	}
 	if (cl == HTBX_DIRECT) {
 		if (q->direct_queue.qlen >= q->direct_qlen)
 			return qdisc_drop(skb, sch, to_free);
 		__qdisc_enqueue_tail(skb, &q->direct_queue);
 		q->direct_pkts++;
-	} else if (!cl) {
-		if (ret & __NET_XMIT_BYPASS)
-			qdisc_qstats_drop(sch);
-		__qdisc_drop(skb, to_free);
-		return ret;
 	} else {
 		ret = qdisc_enqueue(skb, cl->leaf, to_free);
 		if (unlikely(ret != NET_XMIT_SUCCESS)) {
