@@ -8,6 +8,7 @@
 #   make KVER=<release>		module for one kernel (cache or /lib/modules/<release>/build)
 #   make KERNELDIR=<dir>	module for one header tree
 #   make check			unit tests, plugin tests, VM suites on both kernels
+#   make style			checkpatch.pl over the kernel-side sources
 #   make demo			boot a VM, shape three flows with htbx and htb, print a table
 #   make install		module (modules_install + depmod) and q_htbx.so, honours DESTDIR
 #   make dkms-install		sources into /usr/src/sch_htbx-$(VERSION) and dkms add
@@ -50,7 +51,7 @@ endif
 # kernels can be built side by side from one checkout.
 MODULE_SRCS := Kbuild sch_htbx.c htbx_core.h psched_clock.h compat include
 
-.PHONY: all setup module tc tools check unit demo install install-module install-tc \
+.PHONY: all setup module tc tools check unit style demo install install-module install-tc \
 	dkms-install dkms-uninstall clean distclean kernels help
 
 all: module tc tools
@@ -92,6 +93,9 @@ unit:
 # Installs missing Debian packages and fetches the pinned kernels.
 setup:
 	$(Q)$(TOP)/scripts/setup
+
+style:
+	$(Q)$(TOP)/scripts/checkpatch
 
 check: setup
 	$(Q)$(MAKE) --no-print-directory all
