@@ -49,7 +49,8 @@ endif
 
 # Files the module is built from; linked into build/<release>/ so that two
 # kernels can be built side by side from one checkout.
-MODULE_SRCS := Kbuild sch_htbx.c htbx_core.h psched_clock.h compat include
+MODULE_SRCS := Kbuild sch_htbx.c sch_htbx_main.c htbx_core.c htbx_core.h psched_clock.h \
+	       compat include
 
 .PHONY: all setup module tc tools check unit style demo install install-module install-tc \
 	dkms-install dkms-uninstall clean distclean kernels help

@@ -1,63 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The scheduling core of htbx: token math, class tree, event
- * queue and DRR, with no kernel glue.
+ * The scheduling core of htbx: token math, class tree, event queue and DRR,
+ * with no kernel glue. htbx_core.c is compiled into sch_htbx.ko and, as it
+ * is, into the userspace harness of tests/unit, which drives it with a
+ * virtual clock and fake leaf queues.
  *
- * Included (like include/net/codel_impl.h) by sch_htbx.c and by the
- * userspace harness in tests/unit/, which drives exactly this code with a
- * virtual clock. The includer provides, before including this file:
- *   - the types u8/u32/s32/u64/s64, bool, struct list_head and the list_*
- *     helpers, min_t/max_t, likely/unlikely, WARN_ON_ONCE, div64_u64_rem
- *     (the kernel's, or tests/unit/kshim.h);
- *   - three functions the core calls to reach a leaf's queue:
- *
- *	static void *htbx_leaf_dequeue(struct htbx_cls *cl);
- *		take the head packet of cl's leaf queue, or NULL;
- *	static u32 htbx_pkt_len(const void *pkt);
- *		its length as the qdisc sees it (skb len / pkt_len);
- *	static u32 htbx_leaf_qlen(const struct htbx_cls *cl);
- *		packets left in cl's leaf queue.
- *
- * Nothing here sleeps, allocates, or reads a clock: every entry point takes
- * the current time "now" in nanoseconds from the caller. All entry points
- * run under the qdisc tree lock (or single-threaded in the harness).
- *
- * API contract (names are stable; sch_htbx.c relies on them):
- *
- *   htbx_core_init(q)			empty scheduler
- *   htbx_cls_setup(cl, cfg)		validate-free: apply a checked config
- *					to a class not yet in the tree
- *   htbx_core_add(q, cl, parent, now)	link a set-up class under parent
- *					(NULL: a root class). If parent was a
- *					leaf it becomes inner: the caller must
- *					have emptied its leaf queue first
- *					(htbx_core_deactivate has run).
- *   htbx_core_del(q, cl, now)		unlink a class without children;
- *					returns true when its parent lost its
- *					last child and is a leaf again (the
- *					caller then gives it a leaf queue)
- *   htbx_core_change(q, cl, cfg, now)	apply a new config to a linked class,
- *					atomically w.r.t. the scheduler
- *   htbx_core_activate(q, cl)		leaf cl has packets (idempotent)
- *   htbx_core_deactivate(q, cl)	leaf cl is empty (idempotent)
- *   htbx_core_dequeue(q, now)		next packet to send, or NULL; on NULL
- *					q->next_event is when to try again
- *					(0: nothing is waiting)
- *   htbx_core_reset_cls(q, cl, now)	full tokens, CAN_SEND, inactive
- *   htbx_core_reset(q)			empty rows and event queue (after
- *					every class was reset)
- *   htbx_cls_xstats(cl, now, xs)	fill struct tc_htbx_xstats
+ * Nothing in the core sleeps, allocates, or reads a clock: every entry point
+ * takes the current time "now" in nanoseconds from the caller. All entry
+ * points run under the qdisc tree lock (or single-threaded in the harness).
  */
 #ifndef _HTBX_CORE_H
 #define _HTBX_CORE_H
 
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/kernel.h>
+#include <linux/bitops.h>
+#include <linux/list.h>
+#include <linux/math64.h>
+#include <linux/bug.h>
+#include <uapi/linux/pkt_sched_htbx.h>
+#else
+#include "kshim.h"	/* tests/unit: userspace stand-ins for the above */
+#include <linux/pkt_sched_htbx.h>
+#endif
 #include "psched_clock.h"
 
 #define HTBX_CORE_MAXDEPTH	8	/* == HTBX_MAXDEPTH of the UAPI */
 #define HTBX_CORE_NUMPRIO	8	/* == HTBX_NUMPRIO */
 #define HTBX_EVENT_BUDGET	64	/* events handled per dequeue call */
-
-struct htbx_cls;
 
 /* A validated class configuration, in core units. */
 struct htbx_cfg {
@@ -67,9 +38,11 @@ struct htbx_cfg {
 	u32	cburst;		/* bytes */
 	u32	quantum;	/* bytes, > 0 (caller derives rate/r2q) */
 	u32	prio;		/* 0 .. 7 */
-	u32	mtu;		/* giants above this */
+	u32	mtu;		/* segments above this are giants */
 	struct htbx_lenspec len; /* mpu, overhead, linklayer */
 };
+
+struct htbx_cls;
 
 /* One DRR ring: the active members of a row or a feed for one prio. */
 struct htbx_ring {
@@ -114,12 +87,14 @@ struct htbx_cls {
 	struct htbx_pq_node	pq;		/* in q->events when not CAN_SEND */
 	bool			in_pq;
 
-	/* statistics */
-	u64			bytes;		/* sent, as counted by htbx_pkt_len */
-	u64			packets;
-	u64			lends;
-	u64			borrows;
-	u64			giants;
+	/*
+	 * Scheduler statistics. Bytes and packets are not kept here: the
+	 * core reports every packet through htbx_cls_sent() and the caller
+	 * keeps the one counter set (the kernel: gnet bstats).
+	 */
+	u64			lends;		/* packets sent on its own rate */
+	u64			borrows;	/* packets sent on an ancestor's */
+	u64			giants;		/* segments longer than cfg.mtu */
 	u64			overlimits;	/* transitions into CANT_SEND */
 };
 
@@ -128,772 +103,91 @@ struct htbx_core {
 	u8			row_mask[HTBX_CORE_MAXDEPTH];	/* prios with members */
 	struct htbx_pq_node	*events;	/* heap root: earliest key */
 	u64			next_event;	/* see htbx_core_dequeue */
-	u64			overlimits;	/* dequeues that found nothing ready */
+	u64			overlimits;	/* sum of the classes' overlimits */
 	u64			budget_hits;	/* event budget exhausted */
 };
 
-/* ---- implementation below; the prototypes above are the contract ---- */
+/*
+ * Hooks: the includer (sch_htbx.c, tests/unit/harness.c) defines these;
+ * the core calls them and nothing else outside itself.
+ *
+ * htbx_leaf_dequeue(cl)	take the head packet of leaf cl's queue, or
+ *				NULL. The only hook that may re-enter the core,
+ *				and only this way: while it runs, cl's queue
+ *				may drop packets and may empty (a leaf qdisc
+ *				dropping inside its own ->dequeue, as codel,
+ *				fq_codel and netem do), and the hook may then
+ *				call htbx_core_deactivate(q, cl) for cl itself
+ *				(qdisc_tree_reduce_backlog -> qlen_notify). It
+ *				may return NULL with packets still queued (a
+ *				leaf that is not work-conserving: tbf, netem).
+ *				Whatever it does, the core stays consistent and
+ *				makes progress: a leaf that gave NULL is either
+ *				inactive or rotated behind its ring mates, and
+ *				no dequeue tries more than HTBX_MAX_TRIES.
+ * htbx_leaf_qlen(cl)		packets left in leaf cl's queue. No re-entry.
+ * htbx_pkt_len(pkt)		its length as the qdisc sees it (skb: the
+ *				qdisc_pkt_len of the whole GSO packet).
+ * htbx_pkt_segs(pkt)		segments it leaves the device as (GSO: gso_segs;
+ *				else 1). Giants are counted per segment.
+ * htbx_cls_sent(cl, pkt)	account pkt to cl's byte and packet counters;
+ *				called once per packet for the leaf and each
+ *				ancestor. No re-entry.
+ */
+void *htbx_leaf_dequeue(struct htbx_cls *cl);
+u32 htbx_leaf_qlen(const struct htbx_cls *cl);
+u32 htbx_pkt_len(const void *pkt);
+u32 htbx_pkt_segs(const void *pkt);
+void htbx_cls_sent(struct htbx_cls *cl, const void *pkt);
 
 /*
- * How it works (mainline HTB semantics on simpler structures):
+ * API (sch_htbx.c and the harness rely on these names):
  *
- * Each class holds tokens (credit at its rate) and ctokens (at its ceil) as
- * nanoseconds of transmission time, updated lazily from t_c. Its mode is
- * CAN_SEND (tokens >= 0), MAY_BORROW (ctokens >= 0 only) or CANT_SEND. A
- * class that is not CAN_SEND waits in one event queue (a pairing heap keyed
- * by the ns when its mode can improve; a key may be early, never late).
- *
- * A backlogged leaf is "active" for its prio. An active class that can send
- * sits in row[level][prio]; one that may borrow sits in its parent's
- * feed[prio] and makes the parent active for that prio, up to the first
- * ancestor that can send. Dequeue serves rows from level 0 up and prio 0 up,
- * descends the feeds to a leaf and charges the packet to every ancestor
- * (rate only at and above the serving level, ceil everywhere).
- *
- * Rows and feeds are DRR rings (lists): a leaf keeps the head while its
- * deficit for that level lasts; every rotation counts a turn of the ring,
- * and after n turns the ring's owner yields in its own ring, so the excess
- * is shared by quantum across all leaves below a lender. A class that left
- * a ring while it had the turn gets it back if it returns before the ring
- * moved on (mainline's last_ptr_id).
- *
- * Differences from sch_htb: no jiffies or tick tables (nanoseconds, exact
- * charges with carried remainders), one event queue with an event budget
- * instead of a time budget, no mode hysteresis.
+ *   htbx_core_init(q)			empty scheduler, zeroed counters
+ *   htbx_cls_setup(cl, cfg)		apply a validated config to a class
+ *					not yet in the tree (every field set)
+ *   htbx_core_add(q, cl, parent, now)	link a set-up class under parent
+ *					(NULL: a root class). If parent was a
+ *					leaf it becomes inner: the caller must
+ *					have emptied its queue first.
+ *   htbx_core_del(q, cl, now)		unlink a class without children;
+ *					true when its parent lost its last
+ *					child and is a leaf again (the caller
+ *					then gives it a leaf queue)
+ *   htbx_core_change(q, cl, cfg, now)	apply a new config to a linked class
+ *   htbx_core_activate(q, cl)		leaf cl has packets (idempotent)
+ *   htbx_core_deactivate(q, cl)	leaf cl is empty (idempotent; a no-op
+ *					on an inner class and on a class that
+ *					is not active)
+ *   htbx_core_dequeue(q, now)		next packet to send, or NULL; on NULL
+ *					q->next_event is when to try again
+ *					(0: nothing waits; now: the event
+ *					budget ran out, hand over and retry)
+ *   htbx_core_reset_cls(q, cl, now)	full tokens, CAN_SEND, inactive
+ *   htbx_core_reset(q)			empty rows and event queue (after
+ *					every class was reset)
+ *   htbx_core_mode(cl, now, &wait)	the mode cl would have at now, and the
+ *					ns until it can improve
+ *   htbx_cls_xstats(cl, xs)		fill struct tc_htbx_xstats
  */
-
-/*
- * Time a class may run ahead or behind: the most idle time credited at
- * once and the deepest debt a class can fall into.
- */
-#define HTBX_MBUFFER		(60LL * (s64)HTBX_NSEC_PER_SEC)
-
-/* ---- event queue: an intrusive pairing heap keyed by ns ---- */
-
-/* Two heap roots (next/prev NULL) into one; the larger key becomes a child. */
-static inline struct htbx_pq_node *htbx_pq_meld(struct htbx_pq_node *a,
-						struct htbx_pq_node *b)
-{
-	struct htbx_pq_node *t;
-
-	if (!a)
-		return b;
-	if (!b)
-		return a;
-	if (b->key < a->key) {
-		t = a;
-		a = b;
-		b = t;
-	}
-	b->prev = a;
-	b->next = a->child;
-	if (a->child)
-		a->child->prev = b;
-	a->child = b;
-	return a;
-}
-
-/* Two-pass pairing of a sibling list into one heap. */
-static inline struct htbx_pq_node *htbx_pq_pairs(struct htbx_pq_node *first)
-{
-	struct htbx_pq_node *stack = NULL, *a, *b, *next, *res = NULL;
-
-	/* pass 1: meld pairs left to right, push results on a stack */
-	while (first) {
-		a = first;
-		b = a->next;
-		next = b ? b->next : NULL;
-		a->next = NULL;
-		a->prev = NULL;
-		if (b) {
-			b->next = NULL;
-			b->prev = NULL;
-		}
-		a = htbx_pq_meld(a, b);
-		a->next = stack;
-		stack = a;
-		first = next;
-	}
-	/* pass 2: meld right to left */
-	while (stack) {
-		next = stack->next;
-		stack->next = NULL;
-		res = htbx_pq_meld(res, stack);
-		stack = next;
-	}
-	return res;
-}
-
-static inline void htbx_pq_insert(struct htbx_core *q, struct htbx_cls *cl,
-				  u64 key)
-{
-	struct htbx_pq_node *n = &cl->pq;
-
-	if (WARN_ON_ONCE(cl->in_pq))
-		return;
-	n->child = NULL;
-	n->next = NULL;
-	n->prev = NULL;
-	n->key = key;
-	q->events = htbx_pq_meld(q->events, n);
-	cl->in_pq = true;
-}
-
-static inline void htbx_pq_remove(struct htbx_core *q, struct htbx_cls *cl)
-{
-	struct htbx_pq_node *n = &cl->pq;
-	struct htbx_pq_node *sub;
-
-	if (!cl->in_pq)
-		return;
-	cl->in_pq = false;
-	sub = htbx_pq_pairs(n->child);
-	n->child = NULL;
-	if (n == q->events) {
-		q->events = sub;
-		return;
-	}
-	/* unlink n from its parent's child list */
-	if (n->prev->child == n)
-		n->prev->child = n->next;
-	else
-		n->prev->next = n->next;
-	if (n->next)
-		n->next->prev = n->prev;
-	n->next = NULL;
-	n->prev = NULL;
-	q->events = htbx_pq_meld(q->events, sub);
-}
-
-static inline struct htbx_cls *htbx_pq_first(const struct htbx_core *q)
-{
-	if (!q->events)
-		return NULL;
-	return container_of(q->events, struct htbx_cls, pq);
-}
-
-/* ---- rings ---- */
-
-static inline void htbx_ring_init(struct htbx_ring *r)
-{
-	INIT_LIST_HEAD(&r->head);
-	r->n = 0;
-	r->turns = 0;
-	r->resume = NULL;
-}
-
-/*
- * A class that left a ring while it had the turn (say it could send on its
- * own rate for one packet) gets the turn back when it returns before the
- * ring moved on, so that it keeps its DRR position as well as its deficit.
- */
-static inline void htbx_ring_add(struct htbx_ring *r, struct htbx_cls *cl,
-				 int prio)
-{
-	if (r->resume == cl) {
-		list_add(&cl->ring_node[prio], &r->head);
-		r->resume = NULL;
-	} else {
-		list_add_tail(&cl->ring_node[prio], &r->head);
-	}
-	r->n++;
-}
-
-static inline void htbx_ring_del(struct htbx_ring *r, struct htbx_cls *cl,
-				 int prio)
-{
-	if (r->head.next == &cl->ring_node[prio])
-		r->resume = cl;
-	list_del_init(&cl->ring_node[prio]);
-	r->n--;
-}
-
-static inline struct htbx_cls *htbx_ring_head(struct htbx_ring *r, int prio)
-{
-	if (list_empty(&r->head))
-		return NULL;
-	return list_first_entry(&r->head, struct htbx_cls, ring_node[prio]);
-}
-
-/* ---- modes and activity ---- */
-
-/* Nanoseconds since cl's last update, capped at HTBX_MBUFFER. */
-static inline s64 htbx_diff(const struct htbx_cls *cl, u64 now)
-{
-	if (now <= cl->t_c)
-		return 0;
-	return (s64)min_t(u64, now - cl->t_c, (u64)HTBX_MBUFFER);
-}
-
-static inline u64 htbx_key(u64 now, s64 wait)
-{
-	u64 k = now + (u64)wait;
-
-	return k < now ? ~0ULL : k;
-}
-
-static inline int htbx_class_mode(const struct htbx_cls *cl, s64 diff,
-				  s64 *wait)
-{
-	s64 toks = cl->ctokens + diff;
-
-	if (toks < 0) {
-		*wait = -toks;
-		return HTBX_CANT_SEND;
-	}
-	toks = cl->tokens + diff;
-	if (toks >= 0) {
-		*wait = 0;
-		return HTBX_CAN_SEND;
-	}
-	*wait = -toks;
-	return HTBX_MAY_BORROW;
-}
-
-static inline void htbx_row_add(struct htbx_core *q, struct htbx_cls *cl,
-				unsigned long mask)
-{
-	int prio;
-
-	for (; mask; mask &= mask - 1) {
-		prio = __ffs(mask);
-		htbx_ring_add(&q->row[cl->level][prio], cl, prio);
-		q->row_mask[cl->level] |= BIT(prio);
-	}
-}
-
-static inline void htbx_row_del(struct htbx_core *q, struct htbx_cls *cl,
-				unsigned long mask)
-{
-	struct htbx_ring *r;
-	int prio;
-
-	for (; mask; mask &= mask - 1) {
-		prio = __ffs(mask);
-		r = &q->row[cl->level][prio];
-		htbx_ring_del(r, cl, prio);
-		if (!r->n)
-			q->row_mask[cl->level] &= ~BIT(prio);
-	}
-}
-
-/*
- * Make cl's active prios visible: a borrowing class joins its parent's
- * feeds (the parent becomes active for the prios it was not active for
- * yet, and so on up), the first class that can send joins the row.
- */
-static inline void htbx_activate_prios(struct htbx_core *q,
-				       struct htbx_cls *cl)
-{
-	struct htbx_cls *p = cl->parent;
-	unsigned long m = cl->prio_activity, todo;
-	int prio;
-
-	while (cl->cmode == HTBX_MAY_BORROW && p && m) {
-		for (todo = m; todo; todo &= todo - 1) {
-			prio = __ffs(todo);
-			if (p->feed[prio].n)
-				m &= ~BIT(prio);	/* p already active */
-			htbx_ring_add(&p->feed[prio], cl, prio);
-		}
-		p->prio_activity |= m;
-		cl = p;
-		p = cl->parent;
-	}
-	if (cl->cmode == HTBX_CAN_SEND && m)
-		htbx_row_add(q, cl, m);
-}
-
-/* The mirror of htbx_activate_prios; cl->prio_activity is left as is. */
-static inline void htbx_deactivate_prios(struct htbx_core *q,
-					 struct htbx_cls *cl)
-{
-	struct htbx_cls *p = cl->parent;
-	unsigned long m = cl->prio_activity, todo, gone;
-	int prio;
-
-	while (cl->cmode == HTBX_MAY_BORROW && p && m) {
-		gone = 0;
-		for (todo = m; todo; todo &= todo - 1) {
-			prio = __ffs(todo);
-			htbx_ring_del(&p->feed[prio], cl, prio);
-			if (!p->feed[prio].n)
-				gone |= BIT(prio);
-		}
-		m = gone;
-		p->prio_activity &= ~m;
-		cl = p;
-		p = cl->parent;
-	}
-	if (cl->cmode == HTBX_CAN_SEND && m)
-		htbx_row_del(q, cl, m);
-}
-
-/*
- * Re-evaluate cl's mode @diff ns after its last update and move it between
- * row, feed and nowhere. The event queue is the caller's business; *wait
- * is how long until the mode can improve.
- */
-static inline void htbx_change_mode(struct htbx_core *q, struct htbx_cls *cl,
-				    s64 diff, s64 *wait)
-{
-	int new = htbx_class_mode(cl, diff, wait);
-
-	if (new == cl->cmode)
-		return;
-	if (new == HTBX_CANT_SEND)
-		cl->overlimits++;
-	if (cl->prio_activity) {
-		if (cl->cmode != HTBX_CANT_SEND)
-			htbx_deactivate_prios(q, cl);
-		cl->cmode = new;
-		if (new != HTBX_CANT_SEND)
-			htbx_activate_prios(q, cl);
-	} else {
-		cl->cmode = new;
-	}
-}
-
-/* Mode from scratch at @now, with the event queue made to match. */
-static inline void htbx_update_mode(struct htbx_core *q, struct htbx_cls *cl,
-				    u64 now)
-{
-	s64 wait;
-
-	htbx_change_mode(q, cl, htbx_diff(cl, now), &wait);
-	htbx_pq_remove(q, cl);
-	if (cl->cmode != HTBX_CAN_SEND)
-		htbx_pq_insert(q, cl, htbx_key(now, wait));
-}
-
-/* ---- entry points ---- */
-
-
-static inline void htbx_cls_apply(struct htbx_cls *cl,
-				  const struct htbx_cfg *cfg)
-{
-	if (cfg->rate != cl->cfg.rate)
-		cl->rate_rem = 0;
-	if (cfg->ceil != cl->cfg.ceil)
-		cl->ceil_rem = 0;
-	cl->cfg = *cfg;
-	cl->buffer = htbx_bytes_to_ns(cfg->rate, cfg->burst);
-	cl->cbuffer = htbx_bytes_to_ns(cfg->ceil, cfg->cburst);
-}
-
-/**
- * htbx_cls_setup - initialise a class that is not in the tree yet
- * @cl: the class; every core field is (re)initialised
- * @cfg: a validated configuration
- *
- * The class starts as an inactive leaf with full tokens.
- */
-static inline void htbx_cls_setup(struct htbx_cls *cl,
-				  const struct htbx_cfg *cfg)
-{
-	int i;
-
-	cl->rate_rem = 0;
-	cl->ceil_rem = 0;
-	cl->cfg = *cfg;
-	htbx_cls_apply(cl, cfg);
-	cl->parent = NULL;
-	cl->level = 0;
-	cl->children = 0;
-	cl->tokens = cl->buffer;
-	cl->ctokens = cl->cbuffer;
-	cl->t_c = 0;
-	cl->cmode = HTBX_CAN_SEND;
-	cl->prio_activity = 0;
-	for (i = 0; i < HTBX_CORE_NUMPRIO; i++) {
-		INIT_LIST_HEAD(&cl->ring_node[i]);
-		htbx_ring_init(&cl->feed[i]);
-	}
-	for (i = 0; i < HTBX_CORE_MAXDEPTH; i++)
-		cl->deficit[i] = 0;
-	cl->pq.child = NULL;
-	cl->pq.next = NULL;
-	cl->pq.prev = NULL;
-	cl->pq.key = 0;
-	cl->in_pq = false;
-	cl->bytes = 0;
-	cl->packets = 0;
-	cl->lends = 0;
-	cl->borrows = 0;
-	cl->giants = 0;
-	cl->overlimits = 0;
-}
-
-/**
- * htbx_core_add - link a set-up class into the tree
- * @q: the scheduler
- * @cl: a class prepared by htbx_cls_setup
- * @parent: its parent, or NULL for a root class
- * @now: current time, ns
- *
- * A leaf parent becomes an inner class; its queue must be empty already.
- */
-static inline void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
-				 struct htbx_cls *parent, u64 now)
-{
-	int i;
-
-	if (parent && !parent->level) {
-		/* leaf -> inner */
-		if (parent->prio_activity) {
-			htbx_deactivate_prios(q, parent);
-			parent->prio_activity = 0;
-		}
-		htbx_pq_remove(q, parent);
-		parent->cmode = HTBX_CAN_SEND;
-		parent->level = (parent->parent ? parent->parent->level :
-				 HTBX_CORE_MAXDEPTH) - 1;
-		for (i = 0; i < HTBX_CORE_NUMPRIO; i++)
-			htbx_ring_init(&parent->feed[i]);
-		/* its tokens are kept: wait in the event queue if in debt */
-		htbx_update_mode(q, parent, now);
-	}
-	cl->parent = parent;
-	cl->level = 0;
-	cl->t_c = now;
-	if (parent)
-		parent->children++;
-}
-
-/**
- * htbx_core_deactivate - leaf @cl has no packets any more (idempotent)
- *
- * A no-op on an inner class, whose activity is its children's business.
- */
-static inline void htbx_core_deactivate(struct htbx_core *q,
-					struct htbx_cls *cl)
-{
-	if (!cl->prio_activity || cl->level)
-		return;
-	htbx_deactivate_prios(q, cl);
-	cl->prio_activity = 0;
-}
-
-/**
- * htbx_core_activate - leaf @cl has packets (idempotent)
- */
-static inline void htbx_core_activate(struct htbx_core *q, struct htbx_cls *cl)
-{
-	if (WARN_ON_ONCE(cl->level) || cl->prio_activity)
-		return;
-	cl->prio_activity = BIT(cl->cfg.prio);
-	htbx_activate_prios(q, cl);
-}
-
-/**
- * htbx_core_del - unlink a class that has no children
- *
- * Returns true when the parent lost its last child and is a leaf again,
- * with full tokens; the caller then gives it a leaf queue.
- */
-static inline bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl,
-				 u64 now)
-{
-	struct htbx_cls *p = cl->parent;
-	int i;
-
-	WARN_ON_ONCE(cl->children);
-	htbx_core_deactivate(q, cl);
-	htbx_pq_remove(q, cl);
-	for (i = 0; i < HTBX_CORE_NUMPRIO; i++) {
-		if (q->row[cl->level][i].resume == cl)
-			q->row[cl->level][i].resume = NULL;
-		if (p && p->feed[i].resume == cl)
-			p->feed[i].resume = NULL;
-	}
-	if (!p)
-		return false;
-	p->children--;
-	if (p->children)
-		return false;
-	/* the parent is a leaf again */
-	WARN_ON_ONCE(p->prio_activity);
-	htbx_pq_remove(q, p);
-	p->level = 0;
-	p->prio_activity = 0;
-	for (i = 0; i < HTBX_CORE_NUMPRIO; i++)
-		htbx_ring_init(&p->feed[i]);
-	for (i = 0; i < HTBX_CORE_MAXDEPTH; i++)
-		p->deficit[i] = 0;
-	p->tokens = p->buffer;
-	p->ctokens = p->cbuffer;
-	p->t_c = now;
-	p->cmode = HTBX_CAN_SEND;
-	return true;
-}
-
-/**
- * htbx_core_change - apply a validated configuration to a linked class
- *
- * Credit earned under the old configuration is kept (as time), clamped to
- * the new buffers; mode, event and activity (the prio may change) follow.
- */
-static inline void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
-				    const struct htbx_cfg *cfg, u64 now)
-{
-	s64 diff = htbx_diff(cl, now);
-	int act = cl->prio_activity;
-
-	if (act && cl->cmode != HTBX_CANT_SEND)
-		htbx_deactivate_prios(q, cl);
-	cl->tokens = min_t(s64, cl->tokens + diff, cl->buffer);
-	cl->ctokens = min_t(s64, cl->ctokens + diff, cl->cbuffer);
-	cl->t_c = now;
-	htbx_cls_apply(cl, cfg);
-	cl->tokens = min_t(s64, cl->tokens, cl->buffer);
-	cl->ctokens = min_t(s64, cl->ctokens, cl->cbuffer);
-	if (act && !cl->level)
-		act = BIT(cfg->prio);
-	/* inactive while the mode is re-evaluated */
-	cl->prio_activity = 0;
-	htbx_update_mode(q, cl, now);
-	cl->prio_activity = act;
-	if (act && cl->cmode != HTBX_CANT_SEND)
-		htbx_activate_prios(q, cl);
-}
-
-/* Advance ring owners after @path[depth - 1] used its turn. */
-static inline void htbx_rotate(struct htbx_core *q, int level, int prio,
-			       struct htbx_cls **path, int depth)
-{
-	struct htbx_ring *r;
-	int i;
-
-	for (i = depth - 1; i >= 0; i--) {
-		r = i ? &path[i - 1]->feed[prio] : &q->row[level][prio];
-		list_move_tail(&path[i]->ring_node[prio], &r->head);
-		r->resume = NULL;
-		if (++r->turns < r->n)
-			break;
-		r->turns = 0;
-	}
-}
-
-/* Path from the head of row[level][prio] down the feeds to a leaf. */
-static inline int htbx_lookup_leaf(struct htbx_core *q, int level, int prio,
-				   struct htbx_cls **path)
-{
-	struct htbx_cls *cl = htbx_ring_head(&q->row[level][prio], prio);
-	int depth = 0;
-
-	while (cl) {
-		path[depth++] = cl;
-		if (!cl->level)
-			return depth;
-		if (WARN_ON_ONCE(depth >= HTBX_CORE_MAXDEPTH))
-			return 0;
-		cl = htbx_ring_head(&cl->feed[prio], prio);
-		WARN_ON_ONCE(!cl);
-	}
-	return 0;
-}
-
-/* Account @len bytes sent by @leaf from row @level on every ancestor. */
-static inline void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
-			       int level, u32 len, u64 now)
-{
-	struct htbx_cls *c;
-	s64 diff, t, wait;
-	u64 wire;
-	int old;
-
-	if (len > leaf->cfg.mtu)
-		leaf->giants++;
-	for (c = leaf; c; c = c->parent) {
-		wire = htbx_wire_len(&c->cfg.len, len);
-		diff = htbx_diff(c, now);
-		t = min_t(s64, c->tokens + diff, c->buffer);
-		if (c->level >= level) {
-			if (c->level == level)
-				c->lends++;
-			t -= (s64)htbx_xmit_ns(c->cfg.rate, wire, &c->rate_rem);
-			t = max_t(s64, t, -HTBX_MBUFFER);
-		} else {
-			c->borrows++;
-		}
-		c->tokens = t;
-		t = min_t(s64, c->ctokens + diff, c->cbuffer);
-		t -= (s64)htbx_xmit_ns(c->cfg.ceil, wire, &c->ceil_rem);
-		c->ctokens = max_t(s64, t, -HTBX_MBUFFER);
-		c->t_c = now;
-
-		old = c->cmode;
-		htbx_change_mode(q, c, 0, &wait);
-		if (c->cmode != old) {
-			htbx_pq_remove(q, c);
-			if (c->cmode != HTBX_CAN_SEND)
-				htbx_pq_insert(q, c, htbx_key(now, wait));
-		}
-		c->bytes += len;
-		c->packets++;
-	}
-}
-
-#define HTBX_MAX_TRIES	4096	/* leaves tried per tree when they give NULL */
-
-static inline void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
-				      u64 now)
-{
-	struct htbx_cls *path[HTBX_CORE_MAXDEPTH];
-	struct htbx_cls *leaf, *start = NULL;
-	int depth, tries = 0;
-	void *pkt;
-	s64 d;
-	u32 len;
-
-	for (;;) {
-		depth = htbx_lookup_leaf(q, level, prio, path);
-		if (!depth)
-			return NULL;
-		leaf = path[depth - 1];
-		if (unlikely(!htbx_leaf_qlen(leaf))) {
-			/* emptied behind our back: skip it */
-			htbx_core_deactivate(q, leaf);
-			if (leaf == start)
-				start = NULL;
-			continue;
-		}
-		if (leaf == start || tries++ >= HTBX_MAX_TRIES)
-			return NULL;
-		if (!start)
-			start = leaf;
-		pkt = htbx_leaf_dequeue(leaf);
-		if (likely(pkt))
-			break;
-		/* not work-conserving leaf qdisc: try the next leaf */
-		htbx_rotate(q, level, prio, path, depth);
-	}
-
-	len = htbx_pkt_len(pkt);
-	d = (s64)leaf->deficit[level] - len;
-	if (d < 0) {
-		d += leaf->cfg.quantum;
-		htbx_rotate(q, level, prio, path, depth);
-	}
-	d = max_t(s64, d, -0x7fffffffLL);
-	leaf->deficit[level] = (s32)min_t(s64, d, 0x7fffffffLL);
-	if (!htbx_leaf_qlen(leaf))
-		htbx_core_deactivate(q, leaf);
-	htbx_charge(q, leaf, level, len, now);
-	return pkt;
-}
-
-/**
- * htbx_core_dequeue - the next packet to send at @now, or NULL
- *
- * On NULL, q->next_event is when something may become ready (0: nothing
- * waits; @now: the event budget ran out, call again right away).
- */
-static inline void *htbx_core_dequeue(struct htbx_core *q, u64 now)
-{
-	unsigned long m, tried = 0;
-	struct htbx_cls *cl;
-	int budget = HTBX_EVENT_BUDGET;
-	bool hit = false;
-	int level, prio;
-	void *pkt;
-	s64 wait;
-
-	while (q->events && q->events->key <= now) {
-		if (!budget--) {
-			q->budget_hits++;
-			hit = true;
-			break;
-		}
-		cl = htbx_pq_first(q);
-		htbx_pq_remove(q, cl);
-		htbx_change_mode(q, cl, htbx_diff(cl, now), &wait);
-		if (cl->cmode != HTBX_CAN_SEND)
-			htbx_pq_insert(q, cl, htbx_key(now, wait));
-	}
-
-	for (level = 0; level < HTBX_CORE_MAXDEPTH; level++) {
-		/* lowest prio first; a tree may empty the rest of the mask */
-		while ((m = q->row_mask[level] & ~tried)) {
-			prio = __ffs(m);
-			tried |= BIT(prio);
-			pkt = htbx_dequeue_tree(q, level, prio, now);
-			if (likely(pkt))
-				return pkt;
-		}
-		tried = 0;
-	}
-
-	if (hit)
-		q->next_event = now;
-	else
-		q->next_event = q->events ? q->events->key : 0;
-	q->overlimits++;
-	return NULL;
-}
-
-/**
- * htbx_core_reset_cls - full tokens, CAN_SEND, inactive, out of all queues
- *
- * Followed by htbx_core_reset once every class was reset.
- */
-static inline void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl,
-				       u64 now)
-{
-	int i;
-
-	htbx_pq_remove(q, cl);
-	cl->prio_activity = 0;
-	for (i = 0; i < HTBX_CORE_NUMPRIO; i++) {
-		INIT_LIST_HEAD(&cl->ring_node[i]);
-		htbx_ring_init(&cl->feed[i]);
-	}
-	for (i = 0; i < HTBX_CORE_MAXDEPTH; i++)
-		cl->deficit[i] = 0;
-	cl->tokens = cl->buffer;
-	cl->ctokens = cl->cbuffer;
-	cl->t_c = now;
-	cl->cmode = HTBX_CAN_SEND;
-}
-
-static inline void htbx_core_reset(struct htbx_core *q)
-{
-	int level, prio;
-
-	for (level = 0; level < HTBX_CORE_MAXDEPTH; level++) {
-		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++)
-			htbx_ring_init(&q->row[level][prio]);
-		q->row_mask[level] = 0;
-	}
-	q->events = NULL;
-	q->next_event = 0;
-}
-
-static inline void htbx_core_init(struct htbx_core *q)
-{
-	htbx_core_reset(q);
-	q->overlimits = 0;
-	q->budget_hits = 0;
-}
-
-/**
- * htbx_cls_xstats - fill the class xstats
- *
- * tokens/ctokens are the values at the last update, as the UAPI documents.
- */
-static inline void htbx_cls_xstats(const struct htbx_cls *cl, u64 now,
-				   struct tc_htbx_xstats *xs)
-{
-	(void)now;
-	xs->version = HTBX_VERSION;
-	xs->mode = cl->cmode;
-	xs->lends = cl->lends;
-	xs->borrows = cl->borrows;
-	xs->giants = cl->giants;
-	xs->tokens = cl->tokens;
-	xs->ctokens = cl->ctokens;
-	xs->deficit = cl->level ? 0 : cl->deficit[0];
-	xs->quantum = cl->cfg.quantum;
-}
+void htbx_core_init(struct htbx_core *q);
+void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg);
+void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
+		   struct htbx_cls *parent, u64 now);
+bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl, u64 now);
+void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
+		      const struct htbx_cfg *cfg, u64 now);
+void htbx_core_activate(struct htbx_core *q, struct htbx_cls *cl);
+void htbx_core_deactivate(struct htbx_core *q, struct htbx_cls *cl);
+void *htbx_core_dequeue(struct htbx_core *q, u64 now);
+void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl, u64 now);
+void htbx_core_reset(struct htbx_core *q);
+int htbx_core_mode(const struct htbx_cls *cl, u64 now, s64 *wait);
+void htbx_cls_xstats(const struct htbx_cls *cl, struct tc_htbx_xstats *xs);
+
+/* The event queue on its own, for tests/unit's heap test. */
+void htbx_pq_insert(struct htbx_core *q, struct htbx_cls *cl, u64 key);
+void htbx_pq_remove(struct htbx_core *q, struct htbx_cls *cl);
+struct htbx_cls *htbx_pq_first(const struct htbx_core *q);
 
 #endif /* _HTBX_CORE_H */

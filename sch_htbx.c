@@ -8,8 +8,8 @@
  * first and classes of equal prio share by DRR with their quantum. Leaves
  * hold a qdisc (pfifo by default), inner classes only schedule.
  *
- * The scheduling itself lives in htbx_core.h (shared with the userspace
- * tests); this file is the kernel glue: netlink, classification, the leaf
+ * The scheduling itself lives in htbx_core.c (built as it is into the
+ * userspace tests); this file is the kernel glue: netlink, classification, the leaf
  * qdiscs, filters, statistics and the watchdog. What differs from HTB:
  *
  *  - Time is a 64-bit count of nanoseconds from ktime (psched_clock.h).
@@ -54,10 +54,7 @@
 #include <net/gen_stats.h>
 #include <uapi/linux/pkt_sched_htbx.h>
 
-struct htbx_cls;
-static void *htbx_leaf_dequeue(struct htbx_cls *c);
-static u32 htbx_pkt_len(const void *pkt);
-static u32 htbx_leaf_qlen(const struct htbx_cls *c);
+#include <linux/workqueue.h>
 
 #include "htbx_core.h"
 
@@ -89,7 +86,7 @@ struct htbx_class {
 #endif
 
 	/* statistics */
-	struct gnet_stats_basic_sync bstats;	/* feeds the rate estimator */
+	struct gnet_stats_basic_sync bstats;	/* sent: the class's one count */
 	struct net_rate_estimator __rcu *rate_est;
 	struct gnet_stats_queue	qstats;		/* enqueue drops */
 };
@@ -98,6 +95,7 @@ struct htbx_sched {
 	struct Qdisc_class_hash	clhash;
 	struct htbx_core	core;
 	struct qdisc_watchdog	watchdog;
+	struct work_struct	work;		/* event budget ran out */
 
 	struct tcf_proto __rcu	*filter_list;	/* filters at the qdisc */
 	struct tcf_block	*block;
@@ -122,37 +120,49 @@ static inline bool htbx_is_leaf(const struct htbx_class *cl)
 	return !cl->cls.children;
 }
 
-/* ---- the three hooks of the scheduling core ---- */
+/* ---- the hooks of the scheduling core (contract in htbx_core.h) ---- */
 
-static void *htbx_leaf_dequeue(struct htbx_cls *c)
+/*
+ * May re-enter the core: a leaf that drops inside its ->dequeue (codel,
+ * fq_codel, netem with a refusing child) reports it with
+ * qdisc_tree_reduce_backlog(), which reaches htbx_qlen_notify() and
+ * deactivates this class while the core is dequeueing from it.
+ */
+void *htbx_leaf_dequeue(struct htbx_cls *c)
 {
 	struct htbx_class *cl = htbx_class_of(c);
-	struct htbx_class *p;
 	struct sk_buff *skb;
 
 	if (unlikely(!cl->leaf))
 		return NULL;
 	skb = qdisc_dequeue_peeked(cl->leaf);
-	if (unlikely(!skb)) {
-		if (cl->leaf->q.qlen)
-			qdisc_warn_nonwc("htbx", cl->leaf);
-		return NULL;
-	}
-	for (p = cl; p; p = p->parent)
-		bstats_update(&p->bstats, skb);
+	if (unlikely(!skb) && cl->leaf->q.qlen)
+		qdisc_warn_nonwc("htbx", cl->leaf);
 	return skb;
 }
 
-static u32 htbx_pkt_len(const void *pkt)
-{
-	return qdisc_pkt_len((const struct sk_buff *)pkt);
-}
-
-static u32 htbx_leaf_qlen(const struct htbx_cls *c)
+u32 htbx_leaf_qlen(const struct htbx_cls *c)
 {
 	const struct htbx_class *cl = htbx_class_of(c);
 
 	return cl->leaf ? cl->leaf->q.qlen : 0;
+}
+
+u32 htbx_pkt_len(const void *pkt)
+{
+	return qdisc_pkt_len((const struct sk_buff *)pkt);
+}
+
+u32 htbx_pkt_segs(const void *pkt)
+{
+	const struct sk_buff *skb = pkt;
+
+	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+}
+
+void htbx_cls_sent(struct htbx_cls *c, const void *pkt)
+{
+	bstats_update(&htbx_class_of(c)->bstats, (const struct sk_buff *)pkt);
 }
 
 /* ---- attribute names and ranges for the error messages ---- */
@@ -433,11 +443,15 @@ static struct sk_buff *htbx_dequeue(struct Qdisc *sch)
 	if (skb)
 		goto out;
 
-	if (q->core.next_event) {
-		/* An event already due (budget exhausted): try again now. */
-		qdisc_watchdog_schedule_ns(&q->watchdog,
-					   max_t(u64, q->core.next_event, now));
-	}
+	if (likely(q->core.next_event > now))
+		qdisc_watchdog_schedule_ns(&q->watchdog, q->core.next_event);
+	else if (q->core.next_event)
+		/*
+		 * The event budget ran out with events still due: leave
+		 * softirq and let process context kick the queue, as htb
+		 * does, instead of re-arming the timer at "now".
+		 */
+		schedule_work(&q->work);
 	return NULL;
 
 out:
@@ -805,12 +819,18 @@ static struct Qdisc *htbx_leaf(struct Qdisc *sch, unsigned long arg)
 	return cl->leaf;
 }
 
-/* Idempotent: the leaf queue of @arg became empty. */
+/*
+ * The leaf queue of @arg became empty. Idempotent, and may run inside
+ * htbx_leaf_dequeue() (see there). @arg is 0 when the child that reported
+ * it is not (or no longer) one of our leaves.
+ */
 static void htbx_qlen_notify(struct Qdisc *sch, unsigned long arg)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct htbx_class *cl = (struct htbx_class *)arg;
 
+	if (!cl)
+		return;
 	htbx_core_deactivate(&q->core, &cl->cls);
 }
 
@@ -887,7 +907,6 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 		.drops		= cl->qstats.drops,
 		.overlimits	= cl->cls.overlimits,
 	};
-	struct gnet_stats_basic_sync bs;
 	struct tc_htbx_xstats xs;
 	__u32 qlen = 0;
 
@@ -896,17 +915,25 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 		qs.requeues = cl->leaf->qstats.requeues;
 	}
 
-	gnet_stats_basic_sync_init(&bs);
-	u64_stats_set(&bs.bytes, cl->cls.bytes);
-	u64_stats_set(&bs.packets, cl->cls.packets);
-
 	memset(&xs, 0, sizeof(xs));
-	htbx_cls_xstats(&cl->cls, htbx_clock_ns(), &xs);
+	htbx_cls_xstats(&cl->cls, &xs);
 
-	if (gnet_stats_copy_basic(d, NULL, &bs, true) < 0 ||
+	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
 	    gnet_stats_copy_rate_est(d, &cl->rate_est) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)
 		return -1;
+	return gnet_stats_copy_app(d, &xs, sizeof(xs));
+}
+
+static int htbx_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct tc_htbx_qdisc_xstats xs = {
+		.version	= HTBX_VERSION,
+		.tag		= HTBX_XSTATS_QDISC,
+		.budget_hits	= q->core.budget_hits,
+	};
+
 	return gnet_stats_copy_app(d, &xs, sizeof(xs));
 }
 
@@ -1008,6 +1035,17 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 	return 0;
 }
 
+/* Process context: the event budget ran out, run the queue again. */
+static void htbx_work_func(struct work_struct *work)
+{
+	struct htbx_sched *q = container_of(work, struct htbx_sched, work);
+	struct Qdisc *sch = q->watchdog.qdisc;
+
+	rcu_read_lock();
+	__netif_schedule(qdisc_root(sch));
+	rcu_read_unlock();
+}
+
 static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 		     struct netlink_ext_ack *extack)
 {
@@ -1015,6 +1053,7 @@ static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 	int err;
 
 	qdisc_watchdog_init(&q->watchdog, sch);
+	INIT_WORK(&q->work, htbx_work_func);
 	/* direct_queue: qdisc_priv() is zeroed, an empty qdisc_skb_head */
 	htbx_core_init(&q->core);
 
@@ -1037,6 +1076,7 @@ static void htbx_destroy(struct Qdisc *sch)
 	struct htbx_class *cl;
 	unsigned int i;
 
+	cancel_work_sync(&q->work);
 	qdisc_watchdog_cancel(&q->watchdog);
 	/*
 	 * Filters first: they can point at classes (and a class's filters
@@ -1086,6 +1126,7 @@ static struct Qdisc_ops htbx_qdisc_ops __read_mostly = {
 	.destroy	=	htbx_destroy,
 	.change		=	htbx_change,
 	.dump		=	htbx_dump,
+	.dump_stats	=	htbx_dump_stats,
 	.owner		=	THIS_MODULE,
 };
 MODULE_ALIAS_NET_SCH("htbx");

@@ -472,19 +472,28 @@ static void htbx_print_size(const char *key, const char *fmt, uint32_t size)
 	print_color_uint(PRINT_JSON, COLOR_NONE, key, NULL, size);
 }
 
+static const char *htbx_fmt_s64(char *buf, size_t sz, int64_t v)
+{
+	snprintf(buf, sz, "%lld", (long long)v);
+	return buf;
+}
+
 static void htbx_print_ns(const char *key, const char *fmt, int64_t ns)
 {
 	char buf[HTBX_FMT_LEN];
 
 	htbx_fmt_time(buf, sizeof(buf), ns);
 	print_color_string(PRINT_FP, COLOR_NONE, NULL, fmt, buf);
-	/* print_color_s64 is missing from older tc: int, else u64 */
-	if (ns >= INT32_MIN && ns <= INT32_MAX)
+	/* the exact value, never clamped: s64 where tc has it */
+	if (print_color_s64)
+		print_color_s64(PRINT_JSON, COLOR_NONE, key, NULL, ns);
+	else if (ns >= INT32_MIN && ns <= INT32_MAX)
 		print_color_int(PRINT_JSON, COLOR_NONE, key, NULL, (int)ns);
 	else if (ns > 0)
 		print_color_u64(PRINT_JSON, COLOR_NONE, key, NULL, ns);
-	else
-		print_color_int(PRINT_JSON, COLOR_NONE, key, NULL, INT32_MIN);
+	else	/* old tc without s64: a JSON string keeps the value exact */
+		print_color_string(PRINT_JSON, COLOR_NONE, key, NULL,
+				   htbx_fmt_s64(buf, sizeof(buf), ns));
 }
 
 static int htbx_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
@@ -540,6 +549,7 @@ static int htbx_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 static int htbx_print_xstats(struct qdisc_util *qu, FILE *f,
 			     struct rtattr *xstats)
 {
+	struct tc_htbx_qdisc_xstats qx;
 	struct tc_htbx_xstats st;
 	size_t len;
 
@@ -549,6 +559,18 @@ static int htbx_print_xstats(struct qdisc_util *qu, FILE *f,
 		return 0;
 	/* older or newer kernels: use the fields both sides know */
 	len = RTA_PAYLOAD(xstats);
+	if (len >= offsetof(struct tc_htbx_qdisc_xstats, budget_hits) + 8) {
+		memcpy(&qx, RTA_DATA(xstats), sizeof(qx));
+		if (qx.tag == HTBX_XSTATS_QDISC) {
+			/* the qdisc's: htb prints none, so -d only */
+			if (show_details)
+				print_color_u64(PRINT_ANY, COLOR_NONE,
+						"budget_hits",
+						" budget_hits %llu",
+						qx.budget_hits);
+			return 0;
+		}
+	}
 	if (len < offsetof(struct tc_htbx_xstats, deficit))
 		return -1;
 	memset(&st, 0, sizeof(st));

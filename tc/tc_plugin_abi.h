@@ -81,6 +81,12 @@ int print_color_0xhex(enum output_type t, enum color_attr c, const char *key,
 		      const char *fmt, unsigned long long value);
 int print_color_null(enum output_type t, enum color_attr c, const char *key,
 		     const char *fmt, const char *value);
+/*
+ * Exported by tc 6.1 and later but not by every tc the plugin may run
+ * under: weak, so the plugin loads anyway and sees NULL where it is absent.
+ */
+int print_color_s64(enum output_type t, enum color_attr c, const char *key,
+		    const char *fmt, __s64 value) __attribute__((weak));
 void print_nl(void);
 bool is_json_context(void);
 

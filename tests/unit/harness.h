@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * harness.h - drives htbx_core.h with fake leaf queues, a virtual clock and
- * a virtual link. Everything is deterministic: time only moves when the
+ * harness.h - drives htbx_core.c with fake leaf queues, a virtual clock and
+ * a virtual link; harness.c defines the hooks htbx_core.h asks for. Everything is deterministic: time only moves when the
  * link sends a packet or when the scheduler asks to be woken up.
  */
 #ifndef _HTBX_HARNESS_H
@@ -9,11 +9,6 @@
 
 #include "kshim.h"
 #include <linux/pkt_sched_htbx.h>
-
-struct htbx_cls;
-static inline void *htbx_leaf_dequeue(struct htbx_cls *cl);
-static inline u32 htbx_pkt_len(const void *pkt);
-static inline u32 htbx_leaf_qlen(const struct htbx_cls *cl);
 
 #include "htbx_core.h"
 
@@ -24,6 +19,19 @@ static inline u32 htbx_leaf_qlen(const struct htbx_cls *cl);
 #define INF_PKTS	(~0ULL >> 2)
 
 struct tcls;
+
+/*
+ * Leaf queues that re-enter the core from their dequeue, as codel,
+ * fq_codel and netem do in the kernel (qdisc_tree_reduce_backlog ->
+ * qlen_notify -> htbx_core_deactivate):
+ */
+enum treenter {
+	RE_NONE,
+	RE_DEACT_NULL,		/* deactivate own class, keep packets, NULL */
+	RE_DROP_REST,		/* drop all but one, deactivate, return it */
+	RE_DROP_ALL,		/* drop everything, deactivate, NULL */
+	RE_RANDOM,		/* one of the above or none, by seq */
+};
 
 struct tpkt {
 	u32		len;
@@ -37,6 +45,12 @@ struct tcls {
 	u32		len;		/* packet length, unless pattern */
 	u32		(*pattern)(struct tcls *t, u64 seq);
 	bool		nonwc;		/* dequeue returns NULL */
+	enum treenter	reenter;	/* what dequeue does to the core */
+	u32		segs;		/* segments per packet (GSO), 0: 1 */
+	struct htbx_core *core;		/* for reenter: set by tc_add */
+	u64		drops;		/* packets dropped by reenter */
+	u64		bytes;		/* sent (htbx_cls_sent) */
+	u64		packets;	/* sent, in segments */
 	u64		seq;		/* packets handed out */
 	struct tpkt	pkt;		/* the one handed out last */
 	u64		win_bytes;	/* sent inside the measuring window */
@@ -51,30 +65,16 @@ static inline struct tcls *to_tcls(const struct htbx_cls *cl)
 	return container_of(cl, struct tcls, cl);
 }
 
-static inline void *htbx_leaf_dequeue(struct htbx_cls *cl)
-{
-	struct tcls *t = to_tcls(cl);
-
-	if (!t->qlen || t->nonwc)
-		return NULL;
-	t->qlen--;
-	t->pkt.len = t->pattern ? t->pattern(t, t->seq) : t->len;
-	t->pkt.owner = t;
-	t->seq++;
-	return &t->pkt;
-}
-
-static inline u32 htbx_pkt_len(const void *pkt)
-{
-	return ((const struct tpkt *)pkt)->len;
-}
-
-static inline u32 htbx_leaf_qlen(const struct htbx_cls *cl)
-{
-	u64 q = to_tcls(cl)->qlen;
-
-	return q > U32_MAX ? U32_MAX : (u32)q;
-}
+/*
+ * Every test's htbx_core_dequeue goes through harness_dequeue, which
+ * bounds the leaf dequeues one call may make (a loop in the core aborts
+ * the test run instead of hanging it).
+ */
+#define HARNESS_MAX_LEAF_CALLS	(2 * 4096 + 64)
+void *harness_dequeue(struct htbx_core *q, u64 now);
+#ifndef HARNESS_NO_WRAP
+#define htbx_core_dequeue(q, now)	harness_dequeue(q, now)
+#endif
 
 struct sim {
 	struct htbx_core q;

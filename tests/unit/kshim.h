@@ -29,6 +29,8 @@ typedef int64_t s64;
 #define min_t(type, a, b) ({ type __a = (a); type __b = (b); __a < __b ? __a : __b; })
 #define max_t(type, a, b) ({ type __a = (a); type __b = (b); __a > __b ? __a : __b; })
 
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
@@ -72,10 +74,19 @@ static inline void INIT_LIST_HEAD(struct list_head *h)
 	h->prev = h;
 }
 
+/*
+ * As CONFIG_DEBUG_LIST checks (lib/list_debug.c), but fatal: the kernel
+ * BUGs on these, so the tests must never get here.
+ */
 static inline void __kshim_list_insert(struct list_head *n,
 				       struct list_head *prev,
 				       struct list_head *next)
 {
+	if (next->prev != prev || prev->next != next || n == prev ||
+	    n == next) {
+		fprintf(stderr, "list_add corruption (double add?) %p\n", (void *)n);
+		abort();
+	}
 	next->prev = n;
 	n->next = next;
 	n->prev = prev;
@@ -94,6 +105,10 @@ static inline void list_add_tail(struct list_head *n, struct list_head *h)
 
 static inline void __kshim_list_unlink(struct list_head *e)
 {
+	if (!e->next || e->next->prev != e || e->prev->next != e) {
+		fprintf(stderr, "list_del corruption %p\n", (void *)e);
+		abort();
+	}
 	e->next->prev = e->prev;
 	e->prev->next = e->next;
 }

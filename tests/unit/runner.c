@@ -3,10 +3,11 @@
 #include "harness.h"
 
 extern const struct utest tests_math[], tests_sched[], tests_tree[], tests_stress[],
+	tests_reenter[],
 	tests_perf[];
 
 static const struct utest *const suites[] = {
-	tests_math, tests_sched, tests_tree, tests_stress, tests_perf
+	tests_math, tests_sched, tests_tree, tests_stress, tests_reenter, tests_perf
 };
 
 int main(int argc, char **argv)
@@ -14,6 +15,8 @@ int main(int argc, char **argv)
 	int passed = 0, failed = 0, n = 0;
 	const char *only = argc > 1 ? argv[1] : NULL;
 	unsigned int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
 		const struct utest *t;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_stress.c - random add/delete/change/fill/empty/run sequences on a
- * random tree, with every structural invariant checked after each step,
+ * random tree, with leaves that hold packets back or re-enter the core from
+ * their dequeue, every structural invariant checked after each step,
  * and all backlog drained at the end (no class is ever forgotten).
  */
 #include "harness.h"
@@ -133,8 +134,17 @@ static bool t_stress(char *msg, size_t sz)
 					break;
 				if (rnd() % 4)
 					tc_empty(&w.s, &w.c[k]);
-				else
+				else if (rnd() % 2)
 					w.c[k].nonwc = !w.c[k].nonwc;
+				else {	/* a leaf that re-enters the core */
+					w.c[k].reenter = (enum treenter)(rnd() % (RE_RANDOM + 1));
+					/* one that deactivated itself with
+					 * packets is active again on the next
+					 * enqueue
+					 */
+					if (!w.c[k].reenter)
+						tc_fill(&w.s, &w.c[k], 0);
+				}
 				break;
 			case 5: /* rarely: reset everything */
 				if (rnd() % 50)
@@ -166,8 +176,13 @@ run:
 			}
 		}
 		/* everything queued must drain */
-		for (i = 0; i < M; i++)
+		for (i = 0; i < M; i++) {
 			w.c[i].nonwc = false;
+			w.c[i].reenter = RE_NONE;
+			/* a leaf that deactivated itself keeping packets */
+			if (w.used[i] && !w.c[i].cl.children)
+				tc_fill(&w.s, &w.c[i], 0);
+		}
 		if (!sim_run(&w.s, w.s.now + 3600 * SEC))
 			return false;
 		n = collect(&w, all);

@@ -334,7 +334,7 @@ static bool t_reset_xstats(char *msg, size_t sz)
 	tc_fill(&s, &a, INF_PKTS);
 	tc_fill(&s, &b, INF_PKTS);
 	RUN(&s, 2 * SEC + 333);
-	htbx_cls_xstats(&a.cl, s.now, &xs);
+	htbx_cls_xstats(&a.cl, &xs);
 	if (xs.version != HTBX_VERSION || !xs.lends || !xs.borrows ||
 	    xs.quantum != 1500 || xs.tokens != a.cl.tokens || xs.mode != (u32)a.cl.cmode)
 		return false;
@@ -378,19 +378,19 @@ static bool t_stats(char *msg, size_t sz)
 	RUN(&s, 5 * SEC);
 	CHECK(&s, all, 4);
 	FIG("A %llu pkts = %llu lends + %llu borrows; P %llu = A + B, lends %llu borrows %llu; root lends %llu; B giants %llu",
-	    (unsigned long long)a.cl.packets, (unsigned long long)a.cl.lends,
-	    (unsigned long long)a.cl.borrows, (unsigned long long)p.cl.packets,
+	    (unsigned long long)a.packets, (unsigned long long)a.cl.lends,
+	    (unsigned long long)a.cl.borrows, (unsigned long long)p.packets,
 	    (unsigned long long)p.cl.lends, (unsigned long long)p.cl.borrows,
 	    (unsigned long long)r.cl.lends, (unsigned long long)b.cl.giants);
-	return a.cl.lends + a.cl.borrows == a.cl.packets &&
-	       b.cl.lends + b.cl.borrows == b.cl.packets &&
-	       p.cl.packets == a.cl.packets + b.cl.packets &&
-	       p.cl.bytes == a.cl.bytes + b.cl.bytes &&
-	       r.cl.packets == p.cl.packets && r.cl.borrows == 0 &&
-	       p.cl.lends + p.cl.borrows + a.cl.lends + b.cl.lends == p.cl.packets &&
+	return a.cl.lends + a.cl.borrows == a.packets &&
+	       b.cl.lends + b.cl.borrows == b.packets &&
+	       p.packets == a.packets + b.packets &&
+	       p.bytes == a.bytes + b.bytes &&
+	       r.packets == p.packets && r.cl.borrows == 0 &&
+	       p.cl.lends + p.cl.borrows + a.cl.lends + b.cl.lends == p.packets &&
 	       r.cl.lends == p.cl.borrows && p.cl.borrows > 0 &&
-	       b.cl.giants == b.cl.packets && !a.cl.giants &&
-	       a.cl.bytes == a.cl.packets * 1500;
+	       b.cl.giants == b.packets && !a.cl.giants &&
+	       a.bytes == a.packets * 1500;
 }
 
 /* 100 inner x 100 leaves at 1 mbit each, under a 10 gbit root. */

@@ -103,4 +103,17 @@ struct tc_htbx_xstats {
 	__u32	quantum;	/* DRR quantum in use, bytes */
 };
 
+/*
+ * Qdisc xstats (TCA_STATS_APP of the qdisc). Its second word is
+ * HTBX_XSTATS_QDISC where the class xstats have a mode (0..2), so a reader
+ * handed either tells them apart. Append new fields at the end.
+ */
+#define HTBX_XSTATS_QDISC	0x71646973	/* "qdis" */
+
+struct tc_htbx_qdisc_xstats {
+	__u32	version;	/* HTBX_VERSION */
+	__u32	tag;		/* HTBX_XSTATS_QDISC */
+	__u64	budget_hits;	/* dequeues that ran out of event budget */
+};
+
 #endif /* _UAPI_LINUX_PKT_SCHED_HTBX_H */
