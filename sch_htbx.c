@@ -167,47 +167,147 @@ void htbx_cls_sent(struct htbx_cls *c, const void *pkt)
 
 /* ---- attribute names and ranges for the error messages ---- */
 
-static const char * const htbx_attr_name[TCA_HTBX_MAX + 1] = {
-	[TCA_HTBX_PAD]		= "pad",
-	[TCA_HTBX_DEFCLS]	= "default",
-	[TCA_HTBX_R2Q]		= "r2q",
-	[TCA_HTBX_DIRECT_QLEN]	= "direct_qlen",
-	[TCA_HTBX_OFFLOAD]	= "offload",
-	[TCA_HTBX_DIRECT_PKTS]	= "direct_packets_stat",
-	[TCA_HTBX_VERSION]	= "version",
-	[TCA_HTBX_RATE]		= "rate",
-	[TCA_HTBX_CEIL]		= "ceil",
-	[TCA_HTBX_BURST]	= "burst",
-	[TCA_HTBX_CBURST]	= "cburst",
-	[TCA_HTBX_PRIO]		= "prio",
-	[TCA_HTBX_QUANTUM]	= "quantum",
-	[TCA_HTBX_MTU]		= "mtu",
-	[TCA_HTBX_MPU]		= "mpu",
-	[TCA_HTBX_OVERHEAD]	= "overhead",
-	[TCA_HTBX_LINKLAYER]	= "linklayer",
-	[TCA_HTBX_LEVEL]	= "level",
+/*
+ * Every message about one attribute, as constant strings. Constant, not
+ * formatted: before 6.3 an extack can only point at a message, and
+ * netlink_ack() reads it after RTNL is dropped, so a text formatted into a
+ * shared buffer could be another request's by then.
+ */
+struct htbx_attr_text {
+	const char	*range;		/* value out of range */
+	const char	*len;		/* attribute of the wrong length */
+	const char	*obj;		/* given to the wrong object */
+	u8		size;		/* the right length */
 };
 
-static const char * const htbx_attr_range[TCA_HTBX_MAX + 1] = {
-	[TCA_HTBX_PAD]		= "not an option",
-	[TCA_HTBX_DEFCLS]	= "u32 class minor, 0 (none)..65535",
-	[TCA_HTBX_R2Q]		= "u32, 1..4294967295",
-	[TCA_HTBX_DIRECT_QLEN]	= "u32 packets, 0..16777216",
-	[TCA_HTBX_OFFLOAD]	= "not supported",
-	[TCA_HTBX_DIRECT_PKTS]	= "read-only",
-	[TCA_HTBX_VERSION]	= "read-only",
-	[TCA_HTBX_RATE]		= "u64 bytes/s, 1..1000000000000",
-	[TCA_HTBX_CEIL]		= "u64 bytes/s, 0 (rate) or rate..1000000000000",
-	[TCA_HTBX_BURST]	= "u32 bytes, 0 (auto)..4294967295",
-	[TCA_HTBX_CBURST]	= "u32 bytes, 0 (auto)..4294967295",
-	[TCA_HTBX_PRIO]		= "u32, 0..7",
-	[TCA_HTBX_QUANTUM]	= "u32 bytes, 0 (rate/r2q)..4294967295",
-	[TCA_HTBX_MTU]		= "u32 bytes, 0 (1600)..1048576",
-	[TCA_HTBX_MPU]		= "u32 bytes, 0..65536",
-	[TCA_HTBX_OVERHEAD]	= "s32 bytes, -64..1024",
-	[TCA_HTBX_LINKLAYER]	= "u8, 0 (ethernet) or 1 (atm)",
-	[TCA_HTBX_LEVEL]	= "read-only",
+static const struct htbx_attr_text htbx_attr_text[TCA_HTBX_MAX + 1] = {
+	[TCA_HTBX_PAD] = {
+		.range	= "invalid pad: not an option",
+		.len	= "invalid pad: attribute length must be 0 bytes",
+		.obj	= "pad is a qdisc option, not a class option",
+		.size	= 0,
+	},
+	[TCA_HTBX_DEFCLS] = {
+		.range	= "invalid default: u32 class minor, 0 (none)..65535",
+		.len	= "invalid default: attribute length must be 4 bytes",
+		.obj	= "default is a qdisc option, not a class option",
+		.size	= 4,
+	},
+	[TCA_HTBX_R2Q] = {
+		.range	= "invalid r2q: u32, 1..4294967295",
+		.len	= "invalid r2q: attribute length must be 4 bytes",
+		.obj	= "r2q is a qdisc option, not a class option",
+		.size	= 4,
+	},
+	[TCA_HTBX_DIRECT_QLEN] = {
+		.range	= "invalid direct_qlen: u32 packets, 0..16777216",
+		.len	= "invalid direct_qlen: attribute length must be 4 bytes",
+		.obj	= "direct_qlen is a qdisc option, not a class option",
+		.size	= 4,
+	},
+	[TCA_HTBX_OFFLOAD] = {
+		.range	= "invalid offload: not supported",
+		.len	= "invalid offload: attribute length must be 0 bytes",
+		.obj	= "offload is a qdisc option, not a class option",
+		.size	= 0,
+	},
+	[TCA_HTBX_DIRECT_PKTS] = {
+		.range	= "invalid direct_packets_stat: read-only",
+		.len	= "invalid direct_packets_stat: attribute length must be 8 bytes",
+		.obj	= "direct_packets_stat is a qdisc option, not a class option",
+		.size	= 8,
+	},
+	[TCA_HTBX_VERSION] = {
+		.range	= "invalid version: read-only",
+		.len	= "invalid version: attribute length must be 4 bytes",
+		.obj	= "version is a qdisc option, not a class option",
+		.size	= 4,
+	},
+	[TCA_HTBX_RATE] = {
+		.range	= "invalid rate: u64 bytes/s, 1..1000000000000",
+		.len	= "invalid rate: attribute length must be 8 bytes",
+		.obj	= "rate is a class option, not a qdisc option",
+		.size	= 8,
+	},
+	[TCA_HTBX_CEIL] = {
+		.range	= "invalid ceil: u64 bytes/s, 0 (rate) or rate..1000000000000",
+		.len	= "invalid ceil: attribute length must be 8 bytes",
+		.obj	= "ceil is a class option, not a qdisc option",
+		.size	= 8,
+	},
+	[TCA_HTBX_BURST] = {
+		.range	= "invalid burst: u32 bytes, 0 (auto)..4294967295",
+		.len	= "invalid burst: attribute length must be 4 bytes",
+		.obj	= "burst is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_CBURST] = {
+		.range	= "invalid cburst: u32 bytes, 0 (auto)..4294967295",
+		.len	= "invalid cburst: attribute length must be 4 bytes",
+		.obj	= "cburst is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_PRIO] = {
+		.range	= "invalid prio: u32, 0..7",
+		.len	= "invalid prio: attribute length must be 4 bytes",
+		.obj	= "prio is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_QUANTUM] = {
+		.range	= "invalid quantum: u32 bytes, 0 (rate/r2q)..4294967295",
+		.len	= "invalid quantum: attribute length must be 4 bytes",
+		.obj	= "quantum is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_MTU] = {
+		.range	= "invalid mtu: u32 bytes, 0 (1600)..1048576",
+		.len	= "invalid mtu: attribute length must be 4 bytes",
+		.obj	= "mtu is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_MPU] = {
+		.range	= "invalid mpu: u32 bytes, 0..65536",
+		.len	= "invalid mpu: attribute length must be 4 bytes",
+		.obj	= "mpu is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_OVERHEAD] = {
+		.range	= "invalid overhead: s32 bytes, -64..1024",
+		.len	= "invalid overhead: attribute length must be 4 bytes",
+		.obj	= "overhead is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_LINKLAYER] = {
+		.range	= "invalid linklayer: u8, 0 (ethernet) or 1 (atm)",
+		.len	= "invalid linklayer: attribute length must be 1 bytes",
+		.obj	= "linklayer is a class option, not a qdisc option",
+		.size	= 1,
+	},
+	[TCA_HTBX_LEVEL] = {
+		.range	= "invalid level: read-only",
+		.len	= "invalid level: attribute length must be 4 bytes",
+		.obj	= "level is a class option, not a qdisc option",
+		.size	= 4,
+	},
 };
+
+/* An error about @attr with a message of static storage (no module prefix). */
+static void htbx_set_err(struct netlink_ext_ack *extack,
+			 const struct nlattr *attr, const char *msg)
+{
+	if (!extack)
+		return;
+	extack->_msg = msg;
+	extack->bad_attr = attr;
+	extack->policy = NULL;	/* as every kernel's NL_SET_ERR_MSG_ATTR */
+}
+
+/* @attr is an attribute of the other object: the qdisc's on a class or v.v. */
+static void htbx_err_wrong_obj(struct netlink_ext_ack *extack,
+			       const struct nlattr *attr)
+{
+	htbx_set_err(extack, attr, htbx_attr_text[nla_type(attr)].obj);
+}
 
 static struct netlink_range_validation htbx_rate_range = {
 	.min = 1,
@@ -238,6 +338,9 @@ static struct netlink_range_validation htbx_mtu_range = {
 static struct netlink_range_validation htbx_mpu_range = {
 	.max = HTBX_MAX_MPU,
 };
+
+/* TCA_HTBX_MAX must match the "known" range of htbx_parse's message */
+static_assert(TCA_HTBX_MAX == 18);
 
 static const struct nla_policy htbx_policy[TCA_HTBX_MAX + 1] = {
 	[TCA_HTBX_DEFCLS]	= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_defcls_range),
@@ -292,13 +395,13 @@ static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
 	}
 	type = nla_type(bad);
 	if (type < TCA_HTBX_PAD || type > TCA_HTBX_MAX)
-		NL_SET_ERR_MSG_ATTR_FMT(extack, bad,
-					"unknown htbx attribute %d (known: 2..%d)",
-					type, TCA_HTBX_MAX);
+		htbx_set_err(extack, bad, "unknown htbx attribute (known: 2..18)");
+	else if (nla_len(bad) != htbx_attr_text[type].size &&
+		 htbx_policy[type].type != NLA_REJECT &&
+		 htbx_policy[type].type != NLA_UNSPEC)
+		htbx_set_err(extack, bad, htbx_attr_text[type].len);
 	else
-		NL_SET_ERR_MSG_ATTR_FMT(extack, bad, "invalid %s: %s",
-					htbx_attr_name[type],
-					htbx_attr_range[type]);
+		htbx_set_err(extack, bad, htbx_attr_text[type].range);
 	return err;
 }
 
@@ -511,8 +614,9 @@ static int htbx_derive(const struct htbx_params *p, u32 r2q,
 	cfg->ceil = p->ceil ?: p->rate;
 	if (cfg->ceil < cfg->rate) {
 		/* In bit/s, the unit users give rates in. */
-		NL_SET_ERR_MSG_FMT_MOD(extack, "ceil %llubit is below rate %llubit",
-				       cfg->ceil * 8, cfg->rate * 8);
+		htbx_err_fmt(extack, "ceil is below rate",
+			     "ceil %llubit is below rate %llubit",
+			     cfg->ceil * 8, cfg->rate * 8);
 		return -EINVAL;
 	}
 	cfg->mtu = p->mtu ?: HTBX_DEFAULT_MTU;
@@ -570,11 +674,11 @@ static void htbx_warn_quantum(const struct htbx_class *cl,
 			      struct netlink_ext_ack *extack)
 {
 	/* At most 80 characters reach the user (NETLINK_MAX_FMTMSG_LEN). */
-	NL_SET_ERR_MSG_FMT_MOD(extack,
-			       "quantum of %x:%x clamped to %u (rate/r2q = %llu)",
-			       TC_H_MAJ(cl->common.classid) >> 16,
-			       TC_H_MIN(cl->common.classid),
-			       cfg->quantum, div_u64(cfg->rate, r2q));
+	htbx_err_fmt(extack, "quantum clamped to 1000..200000 (rate/r2q is out of it)",
+		     "quantum of %x:%x clamped to %u (rate/r2q = %llu)",
+		     TC_H_MAJ(cl->common.classid) >> 16,
+		     TC_H_MIN(cl->common.classid),
+		     cfg->quantum, div_u64(cfg->rate, r2q));
 }
 
 static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
@@ -586,22 +690,17 @@ static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
 	kfree(cl);
 }
 
-static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
-			     struct nlattr **tca, unsigned long *arg,
-			     struct netlink_ext_ack *extack)
+/* Class options: parsed, and none of the qdisc's. */
+static int htbx_class_opts(struct nlattr *opt, struct nlattr **tb,
+			   bool create, struct netlink_ext_ack *extack)
 {
-	struct htbx_class *cl = (struct htbx_class *)*arg, *parent = NULL;
-	struct htbx_sched *q = qdisc_priv(sch);
-	struct nlattr *opt = tca[TCA_OPTIONS];
-	struct nlattr *tb[TCA_HTBX_MAX + 1];
-	struct Qdisc *old_leaf = NULL;
-	struct htbx_params params;
-	struct htbx_cfg cfg;
-	bool clamped;
 	int err, i;
 
 	if (!opt) {
-		NL_SET_ERR_MSG_MOD(extack, "htbx class options missing: rate is required");
+		if (create)
+			NL_SET_ERR_MSG_MOD(extack, "no htbx class options: rate is required");
+		else
+			NL_SET_ERR_MSG_MOD(extack, "no htbx class options: nothing to change");
 		return -EINVAL;
 	}
 	err = htbx_parse(opt, tb, extack);
@@ -609,66 +708,48 @@ static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		return err;
 	for (i = TCA_HTBX_DEFCLS; i <= TCA_HTBX_VERSION; i++) {
 		if (tb[i]) {
-			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[i],
-						"%s is a qdisc option, not a class option",
-						htbx_attr_name[i]);
+			htbx_err_wrong_obj(extack, tb[i]);
 			return -EINVAL;
 		}
 	}
-
-	if (cl) {
-		/* Change: absent attributes keep their value. */
-		params = cl->params;
-		htbx_params_apply(&params, tb);
-		err = htbx_derive(&params, q->r2q, &cfg, &clamped, extack);
-		if (err)
-			return err;
-		if (tca[TCA_RATE]) {
-			err = gen_replace_estimator(&cl->bstats, NULL,
-						    &cl->rate_est, NULL, true,
-						    tca[TCA_RATE]);
-			if (err) {
-				NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
-				return err;
-			}
-		}
-		sch_tree_lock(sch);
-		cl->params = params;
-		htbx_core_change(&q->core, &cl->cls, &cfg, htbx_clock_ns());
-		sch_tree_unlock(sch);
-		if (clamped)
-			htbx_warn_quantum(cl, &cfg, q->r2q, extack);
-		return 0;
-	}
-
-	/* Create. Check everything, then allocate, then take the lock. */
-	if (!tb[TCA_HTBX_RATE]) {
+	if (create && !tb[TCA_HTBX_RATE]) {
 		NL_SET_ERR_MSG_MOD(extack, "rate is required: u64 bytes/s, 1..1000000000000");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* Where a new class goes: its id is free-form within the qdisc's major. */
+static int htbx_class_place(struct Qdisc *sch, u32 classid, u32 parentid,
+			    struct htbx_class **parentp,
+			    struct netlink_ext_ack *extack)
+{
+	struct htbx_class *parent = NULL;
+
 	if (!TC_H_MIN(classid) || TC_H_MAJ(classid) != TC_H_MAJ(sch->handle)) {
-		NL_SET_ERR_MSG_FMT_MOD(extack,
-				       "invalid classid %x:%x: must be %x:1..%x:ffff",
-				       TC_H_MAJ(classid) >> 16, TC_H_MIN(classid),
-				       TC_H_MAJ(sch->handle) >> 16,
-				       TC_H_MAJ(sch->handle) >> 16);
+		htbx_err_fmt(extack,
+			     "invalid classid: major must be the qdisc's, minor 1..ffff",
+			     "invalid classid %x:%x: must be %x:1..%x:ffff",
+			     TC_H_MAJ(classid) >> 16, TC_H_MIN(classid),
+			     TC_H_MAJ(sch->handle) >> 16,
+			     TC_H_MAJ(sch->handle) >> 16);
 		return -EINVAL;
 	}
 	if (parentid != TC_H_ROOT && parentid != sch->handle) {
 		if (TC_H_MAJ(parentid) != TC_H_MAJ(sch->handle)) {
-			NL_SET_ERR_MSG_FMT_MOD(extack,
-					       "parent %x:%x belongs to another qdisc (this is %x:)",
-					       TC_H_MAJ(parentid) >> 16,
-					       TC_H_MIN(parentid),
-					       TC_H_MAJ(sch->handle) >> 16);
+			htbx_err_fmt(extack, "parent belongs to another qdisc",
+				     "parent %x:%x belongs to another qdisc (this is %x:)",
+				     TC_H_MAJ(parentid) >> 16,
+				     TC_H_MIN(parentid),
+				     TC_H_MAJ(sch->handle) >> 16);
 			return -EINVAL;
 		}
 		parent = htbx_find(parentid, sch);
 		if (!parent) {
-			NL_SET_ERR_MSG_FMT_MOD(extack,
-					       "parent class %x:%x does not exist",
-					       TC_H_MAJ(parentid) >> 16,
-					       TC_H_MIN(parentid));
+			htbx_err_fmt(extack, "parent class does not exist",
+				     "parent class %x:%x does not exist",
+				     TC_H_MAJ(parentid) >> 16,
+				     TC_H_MIN(parentid));
 			return -ENOENT;
 		}
 	}
@@ -676,13 +757,69 @@ static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		NL_SET_ERR_MSG_MOD(extack, "tree is too deep: at most 8 levels");
 		return -EINVAL;
 	}
+	*parentp = parent;
+	return 0;
+}
 
+/* Change: absent attributes keep their value. */
+static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
+			     struct nlattr **tb, struct nlattr *rate_est,
+			     struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_params params = cl->params;
+	struct htbx_cfg cfg;
+	bool clamped;
+	int err;
+
+	/* parse -> derive: nothing is changed before both succeeded */
+	htbx_params_apply(&params, tb);
+	err = htbx_derive(&params, q->r2q, &cfg, &clamped, extack);
+	if (err)
+		return err;
+	if (rate_est) {
+		err = gen_replace_estimator(&cl->bstats, NULL, &cl->rate_est,
+					    NULL, true, rate_est);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
+			return err;
+		}
+	}
+
+	/* apply */
+	sch_tree_lock(sch);
+	cl->params = params;
+	htbx_core_change(&q->core, &cl->cls, &cfg, htbx_clock_ns());
+	sch_tree_unlock(sch);
+	if (clamped)
+		htbx_warn_quantum(cl, &cfg, q->r2q, extack);
+	return 0;
+}
+
+/* Create: check everything, allocate, then take the lock and link. */
+static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
+			     struct nlattr **tb, struct nlattr *rate_est,
+			     unsigned long *arg, struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl, *parent;
+	struct Qdisc *old_leaf = NULL;
+	struct htbx_params params;
+	struct htbx_cfg cfg;
+	bool clamped;
+	int err;
+
+	/* validate and derive */
+	err = htbx_class_place(sch, classid, parentid, &parent, extack);
+	if (err)
+		return err;
 	memset(&params, 0, sizeof(params));
 	htbx_params_apply(&params, tb);
 	err = htbx_derive(&params, q->r2q, &cfg, &clamped, extack);
 	if (err)
 		return err;
 
+	/* allocate */
 	cl = kzalloc(sizeof(*cl), GFP_KERNEL);
 	if (!cl)
 		return -ENOBUFS;
@@ -694,9 +831,9 @@ static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	err = tcf_block_get(&cl->block, &cl->filter_list, sch, extack);
 	if (err)
 		goto err_free;
-	if (tca[TCA_RATE]) {
+	if (rate_est) {
 		err = gen_new_estimator(&cl->bstats, NULL, &cl->rate_est, NULL,
-					true, tca[TCA_RATE]);
+					true, rate_est);
 		if (err) {
 			NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
 			goto err_block;
@@ -709,6 +846,7 @@ static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		goto err_est;
 	}
 
+	/* apply */
 	sch_tree_lock(sch);
 	if (parent && htbx_is_leaf(parent)) {
 		/*
@@ -743,6 +881,23 @@ err_block:
 err_free:
 	kfree(cl);
 	return err;
+}
+
+static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
+			     struct nlattr **tca, unsigned long *arg,
+			     struct netlink_ext_ack *extack)
+{
+	struct htbx_class *cl = (struct htbx_class *)*arg;
+	struct nlattr *tb[TCA_HTBX_MAX + 1];
+	int err;
+
+	err = htbx_class_opts(tca[TCA_OPTIONS], tb, !cl, extack);
+	if (err)
+		return err;
+	if (cl)
+		return htbx_class_change(sch, cl, tb, tca[TCA_RATE], extack);
+	return htbx_class_create(sch, classid, parentid, tb, tca[TCA_RATE],
+				 arg, extack);
 }
 
 static int htbx_delete(struct Qdisc *sch, unsigned long arg,
@@ -1002,9 +1157,7 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 	}
 	for (i = TCA_HTBX_RATE; i <= TCA_HTBX_MAX; i++) {
 		if (tb[i]) {
-			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[i],
-						"%s is a class option, not a qdisc option",
-						htbx_attr_name[i]);
+			htbx_err_wrong_obj(extack, tb[i]);
 			return -EINVAL;
 		}
 	}

@@ -24,41 +24,18 @@
 #endif
 
 /*
- * 6.2: NL_SET_ERR_MSG_FMT_MOD() and NL_SET_ERR_MSG_ATTR_FMT() format the
- * message into a buffer inside the extack. Older extacks only point at a
- * string, so format into one module buffer instead. Every caller runs
- * under RTNL, which serialises the writers; the buffer is read when the
- * ack is built, after RTNL is dropped, so a concurrent tc request could in
- * the worst case replace the text of another one's message.
+ * 6.3: NL_SET_ERR_MSG_FMT_MOD() formats the message into the extack.
+ * Older extacks only point at a string, and netlink_ack() reads it after
+ * RTNL is dropped, so a text formatted into a module buffer could be
+ * replaced by a concurrent request's: there, the constant @plain is
+ * reported instead.
  */
-#if !defined(HTBX_COMPAT_HAVE_NL_SET_ERR_MSG_FMT_MOD) && !defined(NL_SET_ERR_MSG_FMT_MOD)
-static char htbx_compat_extack_buf[80];
-
-static inline __printf(3, 4)
-void htbx_compat_extack_fmt(struct netlink_ext_ack *extack,
-			    const struct nlattr *attr, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!extack)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(htbx_compat_extack_buf, sizeof(htbx_compat_extack_buf),
-		  fmt, ap);
-	va_end(ap);
-	extack->_msg = htbx_compat_extack_buf;
-	if (attr)
-		extack->bad_attr = attr;
-}
-
-#define NL_SET_ERR_MSG_FMT_MOD(extack, fmt, args...)			\
-	htbx_compat_extack_fmt(extack, NULL, KBUILD_MODNAME ": " fmt, ##args)
-#endif
-
-#if !defined(HTBX_COMPAT_HAVE_NL_SET_ERR_MSG_ATTR_FMT) && !defined(NL_SET_ERR_MSG_ATTR_FMT)
-/* Like mainline's, without the module prefix the _MOD variant adds. */
-#define NL_SET_ERR_MSG_ATTR_FMT(extack, attr, fmt, args...)		\
-	htbx_compat_extack_fmt(extack, attr, fmt, ##args)
+#ifdef HTBX_COMPAT_HAVE_NL_SET_ERR_MSG_FMT_MOD
+#define htbx_err_fmt(extack, plain, fmt, args...)			\
+	NL_SET_ERR_MSG_FMT_MOD(extack, fmt, ##args)
+#else
+#define htbx_err_fmt(extack, plain, fmt, args...)			\
+	NL_SET_ERR_MSG_MOD(extack, plain)
 #endif
 
 /*

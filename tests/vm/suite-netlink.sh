@@ -97,14 +97,15 @@ Q="qdisc change dev $DEV root handle 1:"
 R=u64:RATE=125000
 
 # --- malformed attributes -----------------------------------------------------
-bad "unknown attribute 99" 'unknown htbx attribute 99' $C u32:99=1
-bad "unknown attribute 99 on the qdisc" 'unknown htbx attribute 99' $Q u32:99=1
-bad "truncated rate (2 bytes)" 'invalid rate' $C raw:RATE=0102
-bad "u32 where rate wants u64" 'invalid rate' $C u32:RATE=125000
-bad "truncated prio (1 byte)" 'invalid prio' $C raw:PRIO=01
-bad "u64 where overhead wants s32" 'invalid overhead' $C u64:OVERHEAD=0
+bad "unknown attribute 99" 'unknown htbx attribute \(known: 2\.\.18\)' $C u32:99=1
+bad "unknown attribute 99 on the qdisc" 'unknown htbx attribute \(known: 2\.\.18\)' $Q u32:99=1
+# a wrong length is named as such, not answered with the value range
+bad "truncated rate (2 bytes)" 'invalid rate: attribute length must be 8 bytes' $C raw:RATE=0102
+bad "u32 where rate wants u64" 'invalid rate: attribute length must be 8 bytes' $C u32:RATE=125000
+bad "truncated prio (1 byte)" 'invalid prio: attribute length must be 4 bytes' $C raw:PRIO=01
+bad "u64 where overhead wants s32" 'invalid overhead: attribute length must be 4 bytes' $C u64:OVERHEAD=0
 bad "trailing bytes after the last attribute" 'malformed|truncated' --trail 0102 $C $R
-bad "attribute type 0" 'unknown htbx attribute 0' $C u32:0=1
+bad "attribute type 0" 'unknown htbx attribute \(known: 2\.\.18\)' $C u32:0=1
 bad "read-only level on a class" 'level' $C u32:LEVEL=0
 bad "read-only version on the qdisc" 'version' $Q u32:VERSION=1
 bad "read-only direct_packets_stat on the qdisc" 'direct_packets_stat' $Q u64:DIRECT_PKTS=0
@@ -127,7 +128,7 @@ bad "class attribute prio on the qdisc" 'prio is a class option' $Q u32:PRIO=1
 
 # --- out of range -------------------------------------------------------------
 bad "prio 9" 'invalid prio' $C u32:PRIO=9
-bad "prio 8" 'invalid prio' $C u32:PRIO=8
+bad "prio 8" 'invalid prio: u32, 0..7' $C u32:PRIO=8
 bad "rate 0 on create" 'invalid rate' $A u64:RATE=0
 bad "rate 0 on change" 'invalid rate' $C u64:RATE=0
 bad "rate HTBX_MAX_RATE + 1" 'invalid rate' $A u64:RATE=1000000000001
@@ -153,7 +154,7 @@ bad_core "classid 2:20 under parent 1:1 (core)" 'class|qdisc|parent' \
 bad_core "classid 2:20 under parent root: no qdisc 2: (core)" 'qdisc' \
 	class add dev $DEV parent root classid 2:20 $R
 bad "classid minor 0" 'classid' class add dev $DEV parent 1:1 classid 1:0 $R
-bad "missing parent 1:99" 'parent class 1:99 does not exist' \
+bad "missing parent 1:99" 'parent class (1:99 )?does not exist' \
 	class add dev $DEV parent 1:99 classid 1:20 $R
 bad "depth 9 (child of 1:8)" 'too deep' \
 	class add dev $DEV parent 1:8 classid 1:9 $R
@@ -167,7 +168,7 @@ N="qdisc add dev $DEV parent 1:10 handle 2:"
 bad "new child qdisc with r2q 0" 'invalid r2q' $N u32:R2Q=0
 bad "new child qdisc with offload" 'offload' $N flag:OFFLOAD
 bad "new child qdisc with a class attribute" 'rate is a class option' $N $R
-bad "new child qdisc with unknown attribute 42" 'unknown htbx attribute 42' $N u32:42=0
+bad "new child qdisc with unknown attribute 42" 'unknown htbx attribute \(known: 2\.\.18\)' $N u32:42=0
 bad "root replace with direct_qlen 16777217" 'invalid direct_qlen' \
 	qdisc replace dev $DEV root handle 1: u32:DIRECT_QLEN=16777217
 
@@ -185,8 +186,9 @@ else
 fi
 
 # --- missing options ----------------------------------------------------------
-bad "attributes outside TCA_OPTIONS on create" 'options missing' --no-nest $A $R
-bad "no TCA_OPTIONS on create" 'options missing' --no-options $A
+bad "attributes outside TCA_OPTIONS on create" 'no htbx class options: rate is required' --no-nest $A $R
+bad "no TCA_OPTIONS on create" 'no htbx class options: rate is required' --no-options $A
+bad "no TCA_OPTIONS on change" 'no htbx class options: nothing to change' --no-options $C
 bad "empty TCA_OPTIONS on create" 'rate is required' $A
 bad "create without rate" 'rate is required' $A u32:PRIO=1
 
