@@ -19,7 +19,7 @@
 include scripts/versions.mk
 
 TOP		:= $(CURDIR)
-HTBX_CACHE	?= $(TOP)/.cache
+HTBX_CACHE	?= $(shell $(TOP)/scripts/cachedir)
 export HTBX_CACHE
 VERSION		:= $(shell git -C $(TOP) describe --always --dirty 2>/dev/null || echo 0.1)
 PREFIX		?= /usr
