@@ -339,7 +339,8 @@ static void htbx_change_mode(struct htbx_core *q, struct htbx_cls *cl,
 	if (new == HTBX_CANT_SEND) {
 		/* what htb counts: classes entering CANT_SEND */
 		cl->overlimits++;
-		q->overlimits++;
+		/* read without the qdisc lock by the qdisc dump */
+		WRITE_ONCE(q->overlimits, q->overlimits + 1);
 	}
 	if (cl->prio_activity) {
 		if (cl->cmode != HTBX_CANT_SEND)
@@ -743,7 +744,7 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 
 	while (q->events && q->events->key <= now) {
 		if (!budget--) {
-			q->budget_hits++;
+			WRITE_ONCE(q->budget_hits, q->budget_hits + 1);
 			hit = true;
 			break;
 		}

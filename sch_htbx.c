@@ -510,7 +510,8 @@ static int htbx_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		if (q->direct_queue.qlen >= q->direct_qlen)
 			return qdisc_drop(skb, sch, to_free);
 		__qdisc_enqueue_tail(skb, &q->direct_queue);
-		q->direct_pkts++;
+		/* read by htbx_dump() without the qdisc lock */
+		WRITE_ONCE(q->direct_pkts, q->direct_pkts + 1);
 	} else {
 		ret = qdisc_enqueue(skb, cl->leaf, to_free);
 		if (unlikely(ret != NET_XMIT_SUCCESS)) {
@@ -1086,7 +1087,7 @@ static int htbx_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	struct tc_htbx_qdisc_xstats xs = {
 		.version	= HTBX_VERSION,
 		.tag		= HTBX_XSTATS_QDISC,
-		.budget_hits	= q->core.budget_hits,
+		.budget_hits	= READ_ONCE(q->core.budget_hits),
 	};
 
 	return gnet_stats_copy_app(d, &xs, sizeof(xs));
@@ -1097,7 +1098,8 @@ static int htbx_dump(struct Qdisc *sch, struct sk_buff *skb)
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct nlattr *nest;
 
-	sch->qstats.overlimits = q->core.overlimits;
+	/* RTNL only: the data path may be running (as in htb_dump) */
+	sch->qstats.overlimits = READ_ONCE(q->core.overlimits);
 
 	nest = nla_nest_start_noflag(skb, TCA_OPTIONS);
 	if (!nest)
@@ -1105,7 +1107,7 @@ static int htbx_dump(struct Qdisc *sch, struct sk_buff *skb)
 	if (nla_put_u32(skb, TCA_HTBX_DEFCLS, q->defcls) ||
 	    nla_put_u32(skb, TCA_HTBX_R2Q, q->r2q) ||
 	    nla_put_u32(skb, TCA_HTBX_DIRECT_QLEN, q->direct_qlen) ||
-	    nla_put_u64_64bit(skb, TCA_HTBX_DIRECT_PKTS, q->direct_pkts,
+	    nla_put_u64_64bit(skb, TCA_HTBX_DIRECT_PKTS, READ_ONCE(q->direct_pkts),
 			      TCA_HTBX_PAD) ||
 	    nla_put_u32(skb, TCA_HTBX_VERSION, HTBX_VERSION))
 		goto nla_put_failure;

@@ -29,6 +29,8 @@ typedef int64_t s64;
 #define min_t(type, a, b) ({ type __a = (a); type __b = (b); __a < __b ? __a : __b; })
 #define max_t(type, a, b) ({ type __a = (a); type __b = (b); __a > __b ? __a : __b; })
 
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 
 #define container_of(ptr, type, member) \
