@@ -380,29 +380,11 @@ static void htbx_cls_apply(struct htbx_cls *cl,
 	cl->cbuffer = htbx_bytes_to_ns(cfg->ceil, cfg->cburst);
 }
 
-/**
- * htbx_cls_setup - initialise a class that is not in the tree yet
- * @cl: the class; every core field is (re)initialised
- * @cfg: a validated configuration
- *
- * The class starts as an inactive leaf with full tokens.
- */
-void htbx_cls_setup(struct htbx_cls *cl,
-		    const struct htbx_cfg *cfg)
+/* Full tokens, CAN_SEND, inactive, in no ring: a class at rest at @now. */
+static void htbx_cls_rest(struct htbx_cls *cl, u64 now)
 {
 	int i;
 
-	cl->rate_rem = 0;
-	cl->ceil_rem = 0;
-	cl->cfg = *cfg;
-	htbx_cls_apply(cl, cfg);
-	cl->parent = NULL;
-	cl->level = 0;
-	cl->children = 0;
-	cl->tokens = cl->buffer;
-	cl->ctokens = cl->cbuffer;
-	cl->t_c = 0;
-	cl->cmode = HTBX_CAN_SEND;
 	cl->prio_activity = 0;
 	for (i = 0; i < HTBX_CORE_NUMPRIO; i++) {
 		INIT_LIST_HEAD(&cl->ring_node[i]);
@@ -410,6 +392,29 @@ void htbx_cls_setup(struct htbx_cls *cl,
 	}
 	for (i = 0; i < HTBX_CORE_MAXDEPTH; i++)
 		cl->deficit[i] = 0;
+	cl->tokens = cl->buffer;
+	cl->ctokens = cl->cbuffer;
+	cl->t_c = now;
+	cl->cmode = HTBX_CAN_SEND;
+}
+
+/**
+ * htbx_cls_setup - initialise a class that is not in the tree yet
+ * @cl: the class; every core field is (re)initialised
+ * @cfg: a validated configuration
+ *
+ * The class starts as an inactive leaf with full tokens.
+ */
+void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg)
+{
+	cl->rate_rem = 0;
+	cl->ceil_rem = 0;
+	cl->cfg = *cfg;
+	htbx_cls_apply(cl, cfg);
+	cl->parent = NULL;
+	cl->level = 0;
+	cl->children = 0;
+	htbx_cls_rest(cl, 0);
 	cl->pq.child = NULL;
 	cl->pq.next = NULL;
 	cl->pq.prev = NULL;
@@ -779,23 +784,10 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
  *
  * Followed by htbx_core_reset once every class was reset.
  */
-void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl,
-			 u64 now)
+void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl, u64 now)
 {
-	int i;
-
 	htbx_pq_remove(q, cl);
-	cl->prio_activity = 0;
-	for (i = 0; i < HTBX_CORE_NUMPRIO; i++) {
-		INIT_LIST_HEAD(&cl->ring_node[i]);
-		htbx_ring_init(&cl->feed[i]);
-	}
-	for (i = 0; i < HTBX_CORE_MAXDEPTH; i++)
-		cl->deficit[i] = 0;
-	cl->tokens = cl->buffer;
-	cl->ctokens = cl->cbuffer;
-	cl->t_c = now;
-	cl->cmode = HTBX_CAN_SEND;
+	htbx_cls_rest(cl, now);
 }
 
 void htbx_core_reset(struct htbx_core *q)
