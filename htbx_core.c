@@ -514,7 +514,6 @@ bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl,
 		   u64 now)
 {
 	struct htbx_cls *p = cl->parent;
-	int i;
 
 	WARN_ON_ONCE(cl->children);
 	htbx_core_deactivate(q, cl);
@@ -530,15 +529,7 @@ bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl,
 	htbx_pq_remove(q, p);
 	htbx_forget_turns(q, p);
 	p->level = 0;
-	p->prio_activity = 0;
-	for (i = 0; i < HTBX_CORE_NUMPRIO; i++)
-		htbx_ring_init(&p->feed[i]);
-	for (i = 0; i < HTBX_CORE_MAXDEPTH; i++)
-		p->deficit[i] = 0;
-	p->tokens = p->buffer;
-	p->ctokens = p->cbuffer;
-	p->t_c = now;
-	p->cmode = HTBX_CAN_SEND;
+	htbx_cls_rest(p, now);	/* inactive: its ring nodes are unlinked */
 	return true;
 }
 
