@@ -2,9 +2,23 @@
 # One place only: scripts/*, the Makefile and the tests read these names.
 # To move to a newer ABI, change the two lines below and run `make check`.
 #
-# KREL_<line> is the kernel release (uname -r); KPKG_<line> names the
+# KREL_<line> is the kernel release (uname -r); KBUILD_<line> names the
 # linux-kbuild package the headers need beside them.
 KREL_6_1   := 6.1.0-57-amd64
 KBUILD_6_1 := linux-kbuild-6.1
 KREL_6_12   := 6.12.117+deb12-amd64
 KBUILD_6_12 := linux-kbuild-6.12.117+deb12
+
+# Kernels built from source by scripts/build-kernel, booted as
+# `scripts/vm --kernel <variant>`: Debian 12's own linux-source-6.1 at a
+# pinned version, configured as tinyconfig + the tests/kernel/*.config
+# fragments KCONF_<variant> names (in order). KREL_<variant> is the release
+# that gives (source version + the fragments' CONFIG_LOCALVERSION);
+# build-kernel checks it. A variant is a line like 6.1 and 6.12 everywhere
+# else (scripts/vm, tests/run-all, the Makefile, tests/modules).
+KSRC_PKG      := linux-source-6.1
+KSRC_VERSION  := 6.1.192-3
+KREL_debug    := 6.1.192-htbx-debug
+KCONF_debug   := base debug
+KREL_hz100    := 6.1.192-htbx-hz100
+KCONF_hz100   := base hz100
