@@ -4,10 +4,13 @@
 # Kbuild, the tc plugin by tc/Makefile, the guest tools by tools/Makefile,
 # the unit tests by tests/unit/Makefile.
 #
-#   make			module for both pinned Debian kernels + tc plugin + tools
+#   make			module for both pinned Debian kernels (and the built ones,
+#				once built) + tc plugin + tools
+#   make built-kernels		build the debug and hz100 kernels from source (cached)
 #   make KVER=<release>		module for one kernel (cache or /lib/modules/<release>/build)
 #   make KERNELDIR=<dir>	module for one header tree
-#   make check			unit tests, plugin tests, VM suites on both kernels
+#   make check			unit tests, plugin tests, VM suites on every kernel line
+#				(builds the debug and hz100 kernels first, once)
 #   make style			checkpatch.pl over the kernel-side sources
 #   make demo			boot a VM, shape three flows with htbx and htb, print a table
 #   make install		module (modules_install + depmod) and q_htbx.so, honours DESTDIR
@@ -37,13 +40,18 @@ endif
 
 cache_tree = $(HTBX_CACHE)/kernels/$(1)/root/usr/src/linux-headers-$(1)
 
+# Kernels built from source (scripts/build-kernel): every KCONF_<variant> of
+# versions.mk; `make` covers those already built.
+BUILT_LINES	:= $(patsubst KCONF_%,%,$(filter KCONF_%,$(.VARIABLES)))
+BUILT_KRELS	 = $(foreach v,$(BUILT_LINES),$(if $(wildcard $(HTBX_CACHE)/kernels/$(KREL_$(v))/.complete),$(KREL_$(v))))
+
 # Which kernel trees "make" builds for: build/<release>/sch_htbx.ko each.
 ifneq ($(KERNELDIR),)
 KTREES := $(KERNELDIR)
 else ifneq ($(KVER),)
 KTREES := $(if $(wildcard $(call cache_tree,$(KVER))),$(call cache_tree,$(KVER)),/lib/modules/$(KVER)/build)
 else
-KRELS  := $(foreach l,$(LINES),$(KREL_$(subst .,_,$(l))))
+KRELS  := $(foreach l,$(LINES),$(KREL_$(subst .,_,$(l)))) $(BUILT_KRELS)
 KTREES := $(foreach r,$(KRELS),$(call cache_tree,$(r)))
 endif
 
@@ -53,12 +61,15 @@ MODULE_SRCS := Kbuild sch_htbx.c sch_htbx_main.c htbx_core.c htbx_core.h psched_
 	       compat include
 
 .PHONY: all setup module tc tools check unit style demo install install-module install-tc \
-	dkms-install dkms-uninstall clean distclean kernels help
+	dkms-install dkms-uninstall clean distclean kernels built-kernels help
 
 all: module tc tools
 
 kernels:
 	$(Q)$(TOP)/scripts/fetch-kernels $(LINES) >/dev/null
+
+built-kernels:
+	$(Q)$(TOP)/scripts/build-kernel $(BUILT_LINES) >/dev/null
 
 # The release a header tree builds for, as uname -r will print it: the
 # vermagic (utsrelease.h). Debian's include/config/kernel.release holds the
@@ -99,6 +110,7 @@ style:
 	$(Q)$(TOP)/scripts/checkpatch
 
 check: setup
+	$(Q)$(MAKE) --no-print-directory built-kernels
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) $(MAKEFLAGS_SUB) -C tests/modules
 	$(Q)$(TOP)/tests/run-all
@@ -140,4 +152,4 @@ distclean: clean
 	$(Q)rm -rf $(HTBX_CACHE)
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,20p' Makefile | sed 's/^# \{0,1\}//'
