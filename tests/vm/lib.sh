@@ -268,3 +268,138 @@ flow_mbit() {
 flow_field() {
 	jq -r --argjson p "$2" --arg f "$3" '.flows[] | select(.port == $p) | .[$f]' "$1"
 }
+
+# ------------------------------------------------------------ counters
+# Used by suite-leaves, suite-regress and suite-tcp. All read NS_A.
+
+# tc_class_parse: `tc -s [-j] class show` output on stdin, one line per class
+# on stdout:
+#   KIND CLASSID PARENT LEAF BYTES PKTS DROPS OVERLIMITS BACKLOG QLEN GIANTS
+# PARENT is "root" for a root class, LEAF "-" for a class without a leaf
+# qdisc; BACKLOG is bytes (tc's "12Kb" rounding is undone approximately, so
+# only a 0 is exact); GIANTS is 0 for kinds without that xstat. iproute2 6.1
+# (Debian 12) prints text for `tc -j class show`; later versions print JSON:
+# both are read.
+tc_class_parse() {
+	_in=$(cat)
+	case $_in in
+	\[*)
+		printf '%s\n' "$_in" | jq -r '.[] | [
+			(.class // .kind // "?"), (.handle // "?"),
+			(if .root then "root" else (.parent // "-") end),
+			((.leaf // "-") | tostring),
+			(.bytes // 0), (.packets // 0), (.drops // 0),
+			(.overlimits // 0), (.backlog // 0), (.qlen // 0),
+			([.. | objects | .giants? | numbers][0] // 0)
+			] | map(tostring) | join(" ")'
+		;;
+	*)
+		printf '%s\n' "$_in" | awk '
+		function flush() {
+			if (id != "")
+				print kind, id, par, leaf, by, pk, dr, ov, bl, ql, gi
+			id = ""
+		}
+		function num(s) { gsub(/[^0-9]/, "", s); return s + 0 }
+		function size(s, m) {
+			m = 1
+			if (s ~ /Kb$/) m = 1024
+			else if (s ~ /Mb$/) m = 1048576
+			else if (s ~ /Gb$/) m = 1073741824
+			sub(/[KMG]?b$/, "", s)
+			return int(s * m)
+		}
+		/^class / {
+			flush()
+			kind = $2; id = $3; par = "-"; leaf = "-"
+			by = pk = dr = ov = bl = ql = gi = 0
+			for (i = 4; i < NF; i++) {
+				if ($i == "parent") par = $(i + 1)
+				else if ($i == "leaf") leaf = $(i + 1)
+			}
+			if ($4 == "root") par = "root"
+			next
+		}
+		id != "" && $1 == "Sent" {
+			by = $2; pk = $4
+			for (i = 5; i < NF; i++) {
+				if ($i == "(dropped") dr = num($(i + 1))
+				if ($i == "overlimits") ov = num($(i + 1))
+			}
+		}
+		id != "" && $1 == "backlog" { bl = size($2); ql = num($3) }
+		id != "" { for (i = 1; i < NF; i++) if ($i == "giants:") gi = num($(i + 1)) }
+		END { flush() }'
+		;;
+	esac
+}
+
+# class_stats DEV: tc_class_parse lines for every class on DEV (in NS_A).
+class_stats() {
+	tc_a -s -j class show dev "$1" | tc_class_parse
+}
+
+# cls_get LINES CLASSID FIELD: one field of one class from class_stats
+# lines; FIELD is bytes|pkts|drops|overlimits|backlog|qlen|giants|leaf|parent.
+cls_get() {
+	printf '%s\n' "$1" | awk -v c="$2" -v f="$3" '
+		BEGIN { split("kind id parent leaf bytes pkts drops overlimits backlog qlen giants", n, " ")
+			for (i in n) col[n[i]] = i }
+		$2 == c { print $(col[f]); found = 1; exit }
+		END { if (!found) print (f == "leaf" || f == "parent") ? "-" : 0 }'
+}
+
+# qdisc_stats DEV: one line per qdisc on DEV (in NS_A), from tc -s -j
+# qdisc show (JSON in every tc this project supports):
+#   KIND HANDLE PARENT BYTES PKTS DROPS BACKLOG QLEN
+# PARENT is "root" for the root qdisc.
+qdisc_stats() {
+	tc_a -s -j qdisc show dev "$1" | jq -r '.[] | [
+		.kind, .handle, (if .root then "root" else (.parent // "-") end),
+		(.bytes // 0), (.packets // 0), (.drops // 0),
+		(.backlog // 0), (.qlen // 0)
+		] | map(tostring) | join(" ")'
+}
+
+# tc_drained DEV: every qdisc and class on DEV has qlen 0 and backlog 0.
+tc_drained() {
+	_q=$(qdisc_stats "$1") || return 1
+	[ -n "$_q" ] || return 1
+	printf '%s\n' "$_q" | awk '$7 != 0 || $8 != 0 { bad = 1 } END { exit bad }' || return 1
+	class_stats "$1" | awk '$9 != 0 || $10 != 0 { bad = 1 } END { exit bad }'
+}
+
+# class_rates DEV SECS [WARMUP]: htbx-traffic tcrate in NS_A: after WARMUP
+# seconds, each class's counters over SECS, one line per class:
+#   class ID mbit X bytes N packets N drops N secs S
+# (the clock is read around each netlink dump, so the interval is exact to
+# microseconds even when process start-up in the guest is slow).
+class_rates() {
+	in_a "$HTBX_TRAFFIC" tcrate -i "$1" -t "$2" -w "${3:-0}"
+}
+
+# rate_get LINES CLASSID [FIELD]: FIELD (default mbit) of one class from
+# class_rates lines; 0 when the class is absent.
+rate_get() {
+	printf '%s\n' "$1" | awk -v c="$2" -v f="${3:-mbit}" '
+		$1 == "class" && $2 == c { for (i = 3; i < NF; i++) if ($i == f) { print $(i + 1); exit } }' |
+		grep . || echo 0
+}
+
+# load_qdisc_mod MODULE: modprobe it (a no-op for built-in ones). Status 1,
+# with modprobe's message in LOAD_ERR, when the guest does not have it.
+load_qdisc_mod() {
+	LOAD_ERR=$(modprobe "$1" 2>&1) && return 0
+	LOAD_ERR=$(printf '%s' "$LOAD_ERR" | head -n 1)
+	return 1
+}
+
+# panic_on_hang: make a soft lockup, an RCU stall or a hung task panic the
+# guest, so that scripts/vm fails the run at once (exit 125, with the
+# kernel log) instead of when its --timeout runs out.
+panic_on_hang() {
+	for _f in softlockup_panic panic_on_rcu_stall hung_task_panic; do
+		[ -w "/proc/sys/kernel/$_f" ] && echo 1 >"/proc/sys/kernel/$_f"
+	done
+	return 0
+}
