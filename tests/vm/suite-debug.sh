@@ -72,7 +72,7 @@ det "PREEMPT full" sh -c '[ "$1" = y ] && uname -v | grep -q "PREEMPT "' _ "$(kc
 det "DEBUG_ATOMIC_SLEEP" kc DEBUG_ATOMIC_SLEEP y
 det "DEBUG_LIST" kc DEBUG_LIST y
 det "debugobjects (hrtimer, work)" sh -c '[ -r /sys/kernel/debug/debug_objects/stats ] &&
-	[ "$2" = y ] && [ "$3" = y ]' _ "$(kconfig DEBUG_OBJECTS_TIMERS)" "$(kconfig DEBUG_OBJECTS_WORK)"
+	[ "$1" = y ] && [ "$2" = y ]' _ "$(kconfig DEBUG_OBJECTS_TIMERS)" "$(kconfig DEBUG_OBJECTS_WORK)"
 det "panic_on_warn 1" sh -c '[ "$(cat /proc/sys/kernel/panic_on_warn)" = 1 ]'
 if [ "$line" != debug ]; then
 	ok "detectors present:${present:- none}"
