@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * htbx_units.c - parsing and formatting of tc units for q_htbx.so.
+ * htbx_units.c - tc's number grammar and tc's formats, for q_htbx.so.
  *
- * Written for htbx rather than borrowed from tc: tc's own helpers changed
- * their types and rounding between releases (6.15, 6.18), and the plugin
- * has to print the same thing under every tc it loads into.
+ * The parsers follow what iproute2's helpers accept (strtoul/strtod based,
+ * with their unit tables and checks), so that every value a tc-htb
+ * command line accepts means the same under htbx. They are written here
+ * rather than called in tc because tc's own helpers changed their types
+ * between releases (6.15, 6.18, 7.1). The formatters are the fallback for
+ * tc 5.10, which exports no print_color_size or tc_print_rate.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,43 +18,68 @@
 
 #include "htbx_units.h"
 
+int htbx_matches(const char *word, const char *keyword)
+{
+	size_t n = strlen(word);
+
+	if (!n || n > strlen(keyword))
+		return 1;
+	return strncmp(word, keyword, n) != 0;
+}
+
+int htbx_tc_uint(const char *str, int base, uint32_t max, uint32_t *val)
+{
+	unsigned long res;
+	char *end;
+
+	if (!str || !*str)
+		return -1;
+	errno = 0;
+	res = strtoul(str, &end, base);
+	if (end == str || *end)
+		return -1;
+	if (res == ULONG_MAX && errno == ERANGE)
+		return -1;
+	if (res > max)
+		return -1;
+	*val = (uint32_t)res;
+	return 0;
+}
+
 struct htbx_unit {
 	const char *name;
 	double scale;
 };
 
-/* multipliers to bits per second */
+/* tc's rate suffixes, to bits per second */
 static const struct htbx_unit htbx_rate_units[] = {
-	{ "",      1. },
 	{ "bit",   1. },
-	{ "kbit",  1e3 },  { "kibit", 1024. },
-	{ "mbit",  1e6 },  { "mibit", 1048576. },
-	{ "gbit",  1e9 },  { "gibit", 1073741824. },
-	{ "tbit",  1e12 }, { "tibit", 1099511627776. },
+	{ "kibit", 1024. },		{ "kbit", 1000. },
+	{ "mibit", 1048576. },		{ "mbit", 1e6 },
+	{ "gibit", 1073741824. },	{ "gbit", 1e9 },
+	{ "tibit", 1099511627776. },	{ "tbit", 1e12 },
 	{ "bps",   8. },
-	{ "kbps",  8e3 },  { "kibps", 8. * 1024 },
-	{ "mbps",  8e6 },  { "mibps", 8. * 1048576 },
-	{ "gbps",  8e9 },  { "gibps", 8. * 1073741824 },
-	{ "tbps",  8e12 }, { "tibps", 8. * 1099511627776. },
+	{ "kibps", 8. * 1024 },		{ "kbps", 8e3 },
+	{ "mibps", 8. * 1048576 },	{ "mbps", 8e6 },
+	{ "gibps", 8. * 1073741824 },	{ "gbps", 8e9 },
+	{ "tibps", 8. * 1099511627776. }, { "tbps", 8e12 },
 };
 
-/* multipliers to bytes */
+/* tc's size suffixes, to bytes */
 static const struct htbx_unit htbx_size_units[] = {
-	{ "",     1. },
 	{ "b",    1. },
 	{ "k",    1024. },       { "kb", 1024. },       { "kbit", 1024. / 8 },
 	{ "m",    1048576. },    { "mb", 1048576. },    { "mbit", 1048576. / 8 },
 	{ "g",    1073741824. }, { "gb", 1073741824. }, { "gbit", 1073741824. / 8 },
 };
 
-static int htbx_lookup_unit(const struct htbx_unit *u, size_t n,
-			    const char *name, size_t len, double *scale)
+static int htbx_unit(const struct htbx_unit *u, size_t n, const char *name,
+		     double *scale)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (strlen(u[i].name) == len &&
-		    strncasecmp(u[i].name, name, len) == 0) {
+		if (strcasecmp(u[i].name, name) == 0) {
 			*scale = u[i].scale;
 			return 0;
 		}
@@ -59,108 +87,80 @@ static int htbx_lookup_unit(const struct htbx_unit *u, size_t n,
 	return -1;
 }
 
-/* Round a non-negative value to a whole number without libm. */
-static double htbx_round(double x)
+int htbx_tc_size(const char *str, uint32_t *bytes, int *cell_log)
 {
-	if (x >= 9e18)		/* beyond every range checked here anyway */
-		return x;
-	return (double)(unsigned long long)(x + 0.5);
-}
-
-/* A finite, non-negative decimal number at the start of str. */
-static int htbx_number(const char *str, double *val, char **end)
-{
-	if (!*str || *str == '-' || *str == '+' || *str == ' ')
-		return -1;
-	errno = 0;
-	*val = strtod(str, end);
-	if (*end == str || errno || *val != *val || *val > 1e300 || *val < 0)
-		return -1;
-	/* strtod also takes "inf", "nan", hex floats: only digits and '.' */
-	for (; str < *end; str++)
-		if ((*str < '0' || *str > '9') && *str != '.')
-			return -1;
-	return 0;
-}
-
-int htbx_parse_rate(const char *str, uint64_t max, uint64_t *bytes_ps)
-{
-	double val, scale, bits;
-	char *end;
-
-	if (htbx_number(str, &val, &end))
-		return -1;
-	if (htbx_lookup_unit(htbx_rate_units,
-			     sizeof(htbx_rate_units) / sizeof(htbx_rate_units[0]),
-			     end, strlen(end), &scale))
-		return -1;
-	/* round in bits first: 0.3mbit is 300000 bits, not 299999.99.. */
-	bits = htbx_round(val * scale);
-	if (bits / 8 < 1 || bits / 8 > (double)max)
-		return -1;
-	*bytes_ps = (uint64_t)bits / 8;
-	return 0;
-}
-
-int htbx_parse_percent(const char *str, double *pct)
-{
-	double val;
-	char *end;
-
-	if (htbx_number(str, &val, &end) || strcmp(end, "%") != 0)
-		return -1;
-	if (val <= 0 || val > 100)
-		return -1;
-	*pct = val;
-	return 0;
-}
-
-int htbx_parse_size(const char *str, uint32_t min, uint32_t max,
-		    uint32_t *bytes, uint32_t *cell)
-{
+	char num[64], *end;
 	const char *slash = strchr(str, '/');
-	size_t ulen;
-	double val, scale, b;
-	char *end;
-	uint32_t c = 0;
+	size_t n = slash ? (size_t)(slash - str) : strlen(str);
+	double sz, scale = 1;
+	long cell;
+	int i;
 
-	if (htbx_number(str, &val, &end))
+	if (n >= sizeof(num))
 		return -1;
-	ulen = slash ? (size_t)(slash - end) : strlen(end);
-	if (slash && slash < end)
+	memcpy(num, str, n);
+	num[n] = '\0';
+	sz = strtod(num, &end);
+	if (end == num)
 		return -1;
-	if (htbx_lookup_unit(htbx_size_units,
-			     sizeof(htbx_size_units) / sizeof(htbx_size_units[0]),
-			     end, ulen, &scale))
+	if (*end && htbx_unit(htbx_size_units, sizeof(htbx_size_units) /
+			      sizeof(htbx_size_units[0]), end, &scale))
 		return -1;
-	if (slash) {
-		/* a cell size: a power of two, as tc-htb wants it */
-		if (htbx_parse_u32(slash + 1, 10, 1, 1U << 20, &c) ||
-		    (c & (c - 1)))
-			return -1;
+	sz *= scale;
+	/* tc stores the value in 32 bits and refuses what did not fit */
+	if (!(sz >= 0 && sz < 4294967296.))
+		return -1;
+	*bytes = (uint32_t)sz;
+	*cell_log = -1;
+	if (!slash)
+		return 0;
+	errno = 0;
+	cell = strtol(slash + 1, &end, 0);
+	if (end == slash + 1 || *end || errno || cell < INT_MIN || cell > INT_MAX)
+		return -1;
+	for (i = 0; i < 31; i++) {
+		if (cell == 1L << i) {
+			*cell_log = i;
+			return 0;
+		}
 	}
-	b = htbx_round(val * scale);
-	if (b < min || b > max)
+	return -1;
+}
+
+int htbx_tc_rate(const char *str, uint64_t *bytes_ps)
+{
+	double bps, scale = 1;
+	char *end;
+
+	bps = strtod(str, &end);
+	if (end == str)
 		return -1;
-	*bytes = (uint32_t)b;
-	if (cell)
-		*cell = c;
+	if (*end && htbx_unit(htbx_rate_units, sizeof(htbx_rate_units) /
+			      sizeof(htbx_rate_units[0]), end, &scale))
+		return -1;
+	bps = bps * scale / 8;
+	if (!(bps >= 0 && bps < 18446744073709551616.))
+		return -1;
+	*bytes_ps = (uint64_t)bps;
 	return 0;
 }
 
-int htbx_parse_u32(const char *str, int base, uint32_t min, uint32_t max,
-		   uint32_t *val)
+int htbx_tc_percent(const char *str, double *frac)
 {
-	unsigned long long v;
-	char *end;
+	char buf[64], *end;
+	size_t n = strspn(str, "0123456789.%");
+	double v;
 
-	if (!*str || *str == '-' || *str == '+' || *str == ' ')
+	if (!n || n >= sizeof(buf))
 		return -1;
-	errno = 0;
-	v = strtoull(str, &end, base);
-	if (*end || errno || v < min || v > max)
+	memcpy(buf, str, n);
+	buf[n] = '\0';
+	v = strtod(buf, &end) / 100.;
+	if (v > 1.0 || v < 0.0)
+		return 1;
+	if (*end && strcmp(end, "%"))
 		return -1;
-	*val = (uint32_t)v;
+	*frac = v;
 	return 0;
 }
 
@@ -179,53 +179,37 @@ int htbx_parse_s32(const char *str, int32_t min, int32_t max, int32_t *val)
 	return 0;
 }
 
-void htbx_fmt_rate(char *buf, size_t len, uint64_t bytes_ps)
+void htbx_fmt_rate(char *buf, size_t len, uint64_t bytes_ps, int iec)
 {
 	static const char *const prefix[] = { "", "K", "M", "G", "T" };
-	uint64_t bits = bytes_ps * 8;
+	unsigned long long kilo = iec ? 1024 : 1000;
+	unsigned long long bits = bytes_ps << 3;
 	unsigned int i;
 
 	/* the largest unit that shows the rate exactly, or a >= 1000 one */
 	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]) - 1; i++) {
-		if (bits < 1000)
+		if (bits < kilo)
 			break;
-		if (bits % 1000 && bits < 1000 * 1000)
+		if (bits % kilo && bits < 1000 * kilo)
 			break;
-		bits /= 1000;
+		bits /= kilo;
 	}
-	snprintf(buf, len, "%llu%sbit", (unsigned long long)bits, prefix[i]);
+	snprintf(buf, len, "%.0f%s%sbit", (double)bits, prefix[i],
+		 iec ? "i" : "");
 }
 
 void htbx_fmt_size(char *buf, size_t len, uint32_t bytes)
 {
-	uint64_t b = bytes;
-	uint64_t mb = (b + (1 << 19)) >> 20, kb = (b + (1 << 9)) >> 10;
-	uint64_t dmb = mb << 20 > b ? (mb << 20) - b : b - (mb << 20);
-	uint64_t dkb = kb << 10 > b ? (kb << 10) - b : b - (kb << 10);
+	double b = bytes;
+	double mb = (double)(((uint64_t)bytes + (1 << 19)) >> 20);
+	double kb = (double)(((uint64_t)bytes + (1 << 9)) >> 10);
+	double dmb = mb * 1048576 - b, dkb = kb * 1024 - b;
 
-	/* close to a whole Mb (within 1 KiB) or Kb (within 16 bytes) */
-	if (b >= 1 << 20 && dmb < 1024)
-		snprintf(buf, len, "%lluMb", (unsigned long long)mb);
-	else if (b >= 1 << 10 && dkb < 16)
-		snprintf(buf, len, "%lluKb", (unsigned long long)kb);
+	/* within 1 KiB of a whole Mb, or 16 bytes of a whole Kb */
+	if (bytes >= 1 << 20 && dmb < 1024 && dmb > -1024)
+		snprintf(buf, len, "%gMb", mb);
+	else if (bytes >= 1 << 10 && dkb < 16 && dkb > -16)
+		snprintf(buf, len, "%gKb", kb);
 	else
 		snprintf(buf, len, "%ub", bytes);
-}
-
-void htbx_fmt_time(char *buf, size_t len, int64_t ns)
-{
-	/* magnitude as unsigned: INT64_MIN has no positive counterpart */
-	uint64_t mag = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
-	const char *sign = ns < 0 ? "-" : "";
-
-	if (mag >= 1000000000000ULL)
-		snprintf(buf, len, "%s%.0fs", sign, mag / 1e9);
-	else if (mag >= 1000000000ULL)
-		snprintf(buf, len, "%s%.4gs", sign, mag / 1e9);
-	else if (mag >= 1000000ULL)
-		snprintf(buf, len, "%s%.4gms", sign, mag / 1e6);
-	else if (mag >= 1000ULL)
-		snprintf(buf, len, "%s%.4gus", sign, mag / 1e3);
-	else
-		snprintf(buf, len, "%s%lluns", sign, (unsigned long long)mag);
 }

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * htbx_units.h - tc units for q_htbx.so: parse rates and sizes the way tc
- * spells them, and format rates, sizes and times the way tc-htb prints
- * them. Pure functions, no tc dependency, so tests link them directly.
+ * htbx_units.h - tc units for q_htbx.so: read numbers, rates and sizes
+ * exactly as tc-htb reads them (iproute2's get_u32, get_u16,
+ * get_size_and_cell, get_rate64, matches), and format rates and sizes the
+ * way tc prints them, for the tc versions that lack the helpers. Pure
+ * functions, no tc dependency, so tests link them directly.
+ *
+ * Written for htbx from the documented behaviour of those helpers, not
+ * copied: the plugin must accept whatever tc-htb accepts, with the same
+ * value, under every tc it loads into.
  */
 #ifndef _HTBX_TC_UNITS_H
 #define _HTBX_TC_UNITS_H
@@ -10,39 +16,56 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define HTBX_FMT_LEN	32	/* enough for any formatted value below */
+#define HTBX_FMT_LEN	64	/* enough for any formatted value below */
 
 /*
- * Rate: "<number>[unit]", number may have a fraction. No unit: bit/s.
- * bit kbit mbit gbit tbit (x1000), kibit mibit gibit tibit (x1024),
- * bps kbps mbps gbps tbps / kibps ... (bytes per second), all case
- * insensitive. Result in bytes per second; 0 on success, -1 if the string
- * is not a rate or the value is not in 1 .. max.
+ * 0 when @word is a non-empty prefix of @keyword (tc's matches(): "def"
+ * matches "default", "" matches nothing), else non-zero.
  */
-int htbx_parse_rate(const char *str, uint64_t max, uint64_t *bytes_ps);
-
-/* "<number>%": the percentage (0 < p <= 100) in *pct; -1 if not a percent */
-int htbx_parse_percent(const char *str, double *pct);
+int htbx_matches(const char *word, const char *keyword);
 
 /*
- * Size: "<number>[unit]", b (bytes, default), k/kb, m/mb, g/gb (x1024),
- * kbit/mbit/gbit (x1024/8). A trailing "/cell" (tc-htb's cell size) is
- * accepted and ignored when cell is NULL. 0 on success, -1 otherwise
- * (including a value outside min .. max).
+ * A whole number as tc's get_u32 (get_u16: @max 65535) reads it: strtoul
+ * in @base (0: decimal, 0x.. hex, 0.. octal), the whole string, at most
+ * @max. Like strtoul it skips leading blanks and takes a sign ("-0" is 0).
+ * 0 on success, -1 otherwise.
  */
-int htbx_parse_size(const char *str, uint32_t min, uint32_t max,
-		    uint32_t *bytes, uint32_t *cell);
+int htbx_tc_uint(const char *str, int base, uint32_t max, uint32_t *val);
 
-/* Whole numbers as tc's get_u32 takes them (decimal, 0x.. hex, 0.. octal) */
-int htbx_parse_u32(const char *str, int base, uint32_t min, uint32_t max,
-		   uint32_t *val);
-int htbx_parse_s32(const char *str, int32_t min, int32_t max, int32_t *val);
+/*
+ * A size as tc's get_size_and_cell reads it: a decimal number (fractions
+ * are cut: "1.9" is 1), optional unit b, k/kb, m/mb, g/gb (x1024),
+ * kbit/mbit/gbit (x1024/8), case insensitive; the result must fit 32 bits.
+ * A trailing "/cell" must be a power of two; *cell_log gets its log2 (-1
+ * when absent). 0 on success, -1 otherwise.
+ */
+int htbx_tc_size(const char *str, uint32_t *bytes, int *cell_log);
 
-/* 10Mbit, 1500Kbit, 100Gbit (bytes/s in, bits in the text) */
-void htbx_fmt_rate(char *buf, size_t len, uint64_t bytes_ps);
-/* 1600b, 15Kb, 2Mb, like tc's sprint_size */
+/*
+ * A rate as tc's get_rate64 reads it: a decimal number, optional unit bit
+ * kbit mbit gbit tbit (x1000), kibit mibit gibit tibit (x1024), bps kbps
+ * mbps gbps tbps kibps mibps gibps tibps (BYTES per second), case
+ * insensitive; no unit is bit/s. Bytes per second, fractions cut, so
+ * "7bit" is 0 (which tc-htb then calls a missing rate). Negative or
+ * non-finite values and rates beyond 2^64 - 1 bytes/s (whose value tc
+ * leaves undefined) are refused. 0 on success, -1 otherwise.
+ */
+int htbx_tc_rate(const char *str, uint64_t *bytes_ps);
+
+/*
+ * "<number>%" as tc's get_percent_rate64 reads it (only the leading run of
+ * digits, dots and '%' counts; "50%" and "50" both mean 50 %): the
+ * fraction 0..1 in *frac. 0 on success, -1 if malformed, 1 if not within
+ * 0..100 %.
+ */
+int htbx_tc_percent(const char *str, double *frac);
+
+/* "10Mbit", "1500Kbit", "100Gbit" (with @iec: "Kibit".., x1024), as tc 5.10 */
+void htbx_fmt_rate(char *buf, size_t len, uint64_t bytes_ps, int iec);
+/* "1600b", "15Kb", "2Mb", as tc's sprint_size before 7.0 */
 void htbx_fmt_size(char *buf, size_t len, uint32_t bytes);
-/* 1.2ms, 850us, -3.1ms, 12ns: 4 significant digits at most */
-void htbx_fmt_time(char *buf, size_t len, int64_t ns);
+
+/* A decimal int in min .. max, nothing else (htbx's negative overhead). */
+int htbx_parse_s32(const char *str, int32_t min, int32_t max, int32_t *val);
 
 #endif /* _HTBX_TC_UNITS_H */

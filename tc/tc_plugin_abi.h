@@ -7,13 +7,13 @@
  * helpers the plugin calls, written from the ABI as it stands in iproute2
  * 5.9 .. 7.x, so that no iproute2 source is needed to build the plugin.
  *
- * Only helpers whose signature did not change from tc 5.10 to 7.x are
- * listed here (see the notes on tc 6.15/6.18 changes to tc_calc_xmittime,
- * print_color_size, sprint_size, tc_core_tick2time, matches): everything
- * else (rate and size parsing, number formatting) lives in htbx_units.c.
- * Keep it that way: a helper added here must exist, unchanged, in every
- * tc the plugin supports, and `make -C tc check` verifies that each one is
- * exported by the installed tc.
+ * The helpers imported strongly are those whose signature did not change
+ * from tc 5.10 to 7.x (see the notes on tc 6.15/6.18 changes to
+ * tc_calc_xmittime, print_color_size, sprint_size, tc_core_tick2time,
+ * matches): a strong import must exist, unchanged, in every tc the plugin
+ * supports, and `make -C tc check` verifies that each one is exported by
+ * the installed tc. The rest are weak (at the end) and have a fallback;
+ * rate and size parsing lives in htbx_units.c.
  */
 #ifndef _HTBX_TC_PLUGIN_ABI_H
 #define _HTBX_TC_PLUGIN_ABI_H
@@ -81,17 +81,52 @@ int print_color_0xhex(enum output_type t, enum color_attr c, const char *key,
 		      const char *fmt, unsigned long long value);
 int print_color_null(enum output_type t, enum color_attr c, const char *key,
 		     const char *fmt, const char *value);
-/*
- * Exported by tc 6.1 and later but not by every tc the plugin may run
- * under: weak, so the plugin loads anyway and sees NULL where it is absent.
- */
-int print_color_s64(enum output_type t, enum color_attr c, const char *key,
-		    const char *fmt, __s64 value) __attribute__((weak));
 void print_nl(void);
 bool is_json_context(void);
 
 /* tc's command line switches: -s, -d */
 extern int show_stats;
 extern int show_details;
+
+/*
+ * Not exported by every tc the plugin may run under: weak, so the plugin
+ * loads anyway and sees NULL where one is absent (`make -C tc check` lists
+ * them as "w" imports). These are the helpers tc-htb prints with; where
+ * tc has them the plugin calls them, so htbx's output is tc-htb's by
+ * construction, and htbx_units.c stands in for tc 5.10.
+ *
+ * - tc_print_rate, print_color_size: tc 5.11 and later. print_color_size
+ *   took a __u32 size until 6.17 and takes a __u64 from 6.18: declared
+ *   __u64 here, and every size passed fits 32 bits, so a zero-extended
+ *   64-bit register is read right by both.
+ * - print_color_s64: tc 6.1 and later.
+ * - show_raw (tc -r), use_iec (tc -i): data, there since 4.x, weak all
+ *   the same; incomplete_command, there since 3.x.
+ */
+void tc_print_rate(enum output_type t, const char *key, const char *fmt,
+		   unsigned long long rate) __attribute__((weak));
+int print_color_size(enum output_type t, enum color_attr c, const char *key,
+		     const char *fmt, __u64 size) __attribute__((weak));
+int print_color_s64(enum output_type t, enum color_attr c, const char *key,
+		    const char *fmt, __s64 value) __attribute__((weak));
+extern int show_raw __attribute__((weak));
+extern int use_iec __attribute__((weak));
+/* tc's NEXT_ARG() end: "Command line is not complete", exit(-1) */
+void incomplete_command(void) __attribute__((weak, noreturn));
+
+/*
+ * Never called: only whether tc exports them is read. tc 6.2 changed
+ * tc-htb's text layout (class JSON came with it: "cburst %s" lost its
+ * trailing blank, "burst %s/%u" its blank before "mpu"), and 6.2 itself
+ * exports nothing 6.1 lacks, but 6.3 added print_ext_msg, 6.4
+ * print_color_bool_opt, 6.6 uint_to_str, 6.7 print_range and 6.15
+ * print_num. A tc with any of them, or one printing JSON, prints htb in
+ * the 6.2 layout (q_htbx.c: htbx_tc_layout_62).
+ */
+void print_ext_msg(void) __attribute__((weak));
+void print_color_bool_opt(void) __attribute__((weak));
+void uint_to_str(void) __attribute__((weak));
+void print_range(void) __attribute__((weak));
+void print_num(void) __attribute__((weak));
 
 #endif /* _HTBX_TC_PLUGIN_ABI_H */

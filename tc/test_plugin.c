@@ -8,11 +8,21 @@
  *   test_plugin parse qdisc|class add|change|replace OPTION...
  *	calls parse_qopt/parse_copt and prints the attributes put into
  *	TCA_OPTIONS, one "NAME=value" a line; exit 1 if the plugin refused.
- *   test_plugin print qdisc|class|xstats [-d] [-j] NAME=value...
+ *   test_plugin print qdisc|class|xstats [-d] [-j] [-r] [-i] NAME=value...
  *	builds a dump from the pairs and prints what the plugin prints; -j
  *	prints "key=value" lines for what would go into JSON.
+ *
+ * Built three times, as three tc generations (tc/Makefile):
+ *   test_plugin	tc 6.1: tc_print_rate, print_color_size, print_color_s64
+ *   test_plugin_615	tc 6.15: the same and print_ext_msg (6.2 layout)
+ *   test_plugin_510	tc 5.10: none of the weak helpers (the plugin's own
+ *			formatting)
+ * The helpers format as tc does (written here from iproute2's behaviour);
+ * with HTBX_TRACE=1 each also names itself on stderr, so a test can see
+ * that the plugin called tc's helper rather than its fallback.
  */
 #include <dlfcn.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,7 +31,11 @@
 #include "tc_plugin_abi.h"
 #include "../include/uapi/linux/pkt_sched_htbx.h"
 
-int show_stats, show_details;
+#ifndef TC_VER
+#define TC_VER 601
+#endif
+
+int show_stats, show_details, show_raw, use_iec;
 static int json;
 
 static const char *const names[TCA_HTBX_MAX + 1] = {
@@ -35,6 +49,7 @@ static const char *const names[TCA_HTBX_MAX + 1] = {
 	[TCA_HTBX_QUANTUM] = "QUANTUM", [TCA_HTBX_MTU] = "MTU",
 	[TCA_HTBX_MPU] = "MPU", [TCA_HTBX_OVERHEAD] = "OVERHEAD",
 	[TCA_HTBX_LINKLAYER] = "LINKLAYER", [TCA_HTBX_LEVEL] = "LEVEL",
+	[TCA_HTBX_BUDGET_HITS] = "BUDGET_HITS",
 };
 
 /* sizes of the attributes as the kernel's policy wants them */
@@ -44,7 +59,8 @@ static int attr_len(int type)
 	case TCA_HTBX_OFFLOAD:		return 0;
 	case TCA_HTBX_LINKLAYER:	return 1;
 	case TCA_HTBX_RATE: case TCA_HTBX_CEIL:
-	case TCA_HTBX_DIRECT_PKTS:	return 8;
+	case TCA_HTBX_DIRECT_PKTS:
+	case TCA_HTBX_BUDGET_HITS:	return 8;
 	default:			return 4;
 	}
 }
@@ -158,6 +174,72 @@ void print_nl(void)
 		printf("\n");
 }
 
+static void __attribute__((unused)) trace(const char *fn)
+{
+	if (getenv("HTBX_TRACE"))
+		fprintf(stderr, "[%s]", fn);
+}
+
+#if TC_VER >= 511
+/* lib/json_print.c print_color_rate, with tc's use_iec */
+void tc_print_rate(enum output_type t, const char *key, const char *fmt,
+		   unsigned long long rate)
+{
+	static const char *const units[] = { "", "K", "M", "G", "T" };
+	unsigned long kilo = use_iec ? 1024 : 1000;
+	char buf[64];
+	int i;
+
+	trace("tc_print_rate");
+	if (json && (t & (PRINT_JSON | PRINT_ANY))) {
+		printf("%s=%llu\n", key, rate);
+		return;
+	}
+	rate <<= 3;
+	for (i = 0; i < 4; i++) {
+		if (rate < kilo || (rate % kilo && rate < 1000 * kilo))
+			break;
+		rate /= kilo;
+	}
+	snprintf(buf, sizeof(buf), "%.0f%s%sbit", (double)rate, units[i],
+		 i > 0 && use_iec ? "i" : "");
+	print_color_string(t, COLOR_NONE, key, fmt, buf);
+}
+
+/* lib/json_print_math.c sprint_size + print_color_size */
+int print_color_size(enum output_type t, enum color_attr c, const char *key,
+		     const char *fmt, __u64 sz)
+{
+	double tmp = (__u32)sz;
+	char buf[64];
+
+	trace("print_color_size");
+	if (json && (t & (PRINT_JSON | PRINT_ANY)))
+		return printf("%s=%u\n", key, (__u32)sz);
+	if (sz >= 1048576 && fabs(1048576 * rint(tmp / 1048576) - tmp) < 1024)
+		snprintf(buf, sizeof(buf), "%gMb", rint(tmp / 1048576));
+	else if (sz >= 1024 && fabs(1024 * rint(tmp / 1024) - tmp) < 16)
+		snprintf(buf, sizeof(buf), "%gKb", rint(tmp / 1024));
+	else
+		snprintf(buf, sizeof(buf), "%ub", (__u32)sz);
+	return print_color_string(t, c, key, fmt, buf);
+}
+
+int print_color_s64(enum output_type t, enum color_attr c, const char *key,
+		    const char *fmt, __s64 value)
+{
+	(void)c;
+	trace("print_color_s64");
+	PRINT_BODY("%lld", (long long)value);
+}
+#endif
+
+#if TC_VER >= 603
+void print_ext_msg(void)
+{
+}
+#endif
+
 bool is_json_context(void)
 {
 	return json;
@@ -255,6 +337,14 @@ static int do_print(struct qdisc_util *qu, int argc, char **argv)
 			json = 1;
 			continue;
 		}
+		if (strcmp(argv[i], "-r") == 0) {
+			show_raw = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "-i") == 0) {
+			use_iec = 1;
+			continue;
+		}
 		if (!eq) {
 			addattr_l(&req.n, sizeof(req), type_of(argv[i]), NULL, 0);
 			continue;
@@ -282,7 +372,15 @@ static int do_print(struct qdisc_util *qu, int argc, char **argv)
 		return qu->print_copt(qu, stdout, nest);
 	req.n.nlmsg_len = NLMSG_LENGTH(0);
 	nest = (struct rtattr *)((char *)&req.n + NLMSG_LENGTH(0));
-	addattr_l(&req.n, sizeof(req), 1, &st, xlen);
+	if (strcmp(what, "qxstats") == 0) {
+		struct tc_htbx_qdisc_xstats qx = {
+			.version = HTBX_VERSION, .tag = HTBX_XSTATS_QDISC,
+		};
+
+		addattr_l(&req.n, sizeof(req), 1, &qx, sizeof(qx));
+	} else {
+		addattr_l(&req.n, sizeof(req), 1, &st, xlen);
+	}
 	return qu->print_xstats(qu, stdout, nest) ? 1 : 0;
 }
 
