@@ -27,9 +27,13 @@
  *    the core dequeues it. A packet a parent peeked, or that the driver
  *    pushed back (dev_requeue_skb), is never charged again.
  *  - Every rejection carries an extack message naming the option and its
- *    valid range; a rejected request changes nothing. A change applies only
- *    the attributes given; values left "auto" (ceil, burst, cburst,
- *    quantum) are derived again from the new rate, ceil, mtu and r2q.
+ *    valid range; a rejected request changes nothing. What htb takes, htbx
+ *    takes, and where htb adjusts a value (prio above 7, r2q 0, ceil below
+ *    rate, ...) htbx does the same and says so in an extack warning
+ *    (htbx_report()). A netlink change applies only the attributes given
+ *    (tc sends them all, as tc-htb does); values left "auto" (ceil, burst,
+ *    cburst, quantum) are derived again from the new rate, ceil, mtu and
+ *    r2q.
  *  - The default burst is time based: what the rate sends in 1 ms, but at
  *    least two mtus (htbx_default_burst()).
  *
@@ -188,19 +192,19 @@ static const struct htbx_attr_text htbx_attr_text[TCA_HTBX_MAX + 1] = {
 		.size	= 0,
 	},
 	[TCA_HTBX_DEFCLS] = {
-		.range	= "invalid default: u32 class minor, 0 (none)..65535",
+		.range	= "invalid default: u32, its low 16 bits the class minor",
 		.len	= "invalid default: attribute length must be 4 bytes",
 		.obj	= "default is a qdisc option, not a class option",
 		.size	= 4,
 	},
 	[TCA_HTBX_R2Q] = {
-		.range	= "invalid r2q: u32, 1..4294967295",
+		.range	= "invalid r2q: u32 (0 and 2^31 and more count as 1)",
 		.len	= "invalid r2q: attribute length must be 4 bytes",
 		.obj	= "r2q is a qdisc option, not a class option",
 		.size	= 4,
 	},
 	[TCA_HTBX_DIRECT_QLEN] = {
-		.range	= "invalid direct_qlen: u32 packets, 0..16777216",
+		.range	= "invalid direct_qlen: u32 packets",
 		.len	= "invalid direct_qlen: attribute length must be 4 bytes",
 		.obj	= "direct_qlen is a qdisc option, not a class option",
 		.size	= 4,
@@ -224,13 +228,13 @@ static const struct htbx_attr_text htbx_attr_text[TCA_HTBX_MAX + 1] = {
 		.size	= 4,
 	},
 	[TCA_HTBX_RATE] = {
-		.range	= "invalid rate: u64 bytes/s, 1..1000000000000",
+		.range	= "invalid rate: u64 bytes/s, at least 1 (above 10^12 counts as 10^12)",
 		.len	= "invalid rate: attribute length must be 8 bytes",
 		.obj	= "rate is a class option, not a qdisc option",
 		.size	= 8,
 	},
 	[TCA_HTBX_CEIL] = {
-		.range	= "invalid ceil: u64 bytes/s, 0 (rate) or rate..1000000000000",
+		.range	= "invalid ceil: u64 bytes/s, 0 (rate) or more",
 		.len	= "invalid ceil: attribute length must be 8 bytes",
 		.obj	= "ceil is a class option, not a qdisc option",
 		.size	= 8,
@@ -248,7 +252,7 @@ static const struct htbx_attr_text htbx_attr_text[TCA_HTBX_MAX + 1] = {
 		.size	= 4,
 	},
 	[TCA_HTBX_PRIO] = {
-		.range	= "invalid prio: u32, 0..7",
+		.range	= "invalid prio: u32, 0..7 (more counts as 7)",
 		.len	= "invalid prio: attribute length must be 4 bytes",
 		.obj	= "prio is a class option, not a qdisc option",
 		.size	= 4,
@@ -260,7 +264,7 @@ static const struct htbx_attr_text htbx_attr_text[TCA_HTBX_MAX + 1] = {
 		.size	= 4,
 	},
 	[TCA_HTBX_MTU] = {
-		.range	= "invalid mtu: u32 bytes, 0 (1600)..1048576",
+		.range	= "invalid mtu: u32 bytes, 0 (1600) or more",
 		.len	= "invalid mtu: attribute length must be 4 bytes",
 		.obj	= "mtu is a class option, not a qdisc option",
 		.size	= 4,
@@ -272,7 +276,7 @@ static const struct htbx_attr_text htbx_attr_text[TCA_HTBX_MAX + 1] = {
 		.size	= 4,
 	},
 	[TCA_HTBX_OVERHEAD] = {
-		.range	= "invalid overhead: s32 bytes, -64..1024",
+		.range	= "invalid overhead: s32 bytes, -64..65535",
 		.len	= "invalid overhead: attribute length must be 4 bytes",
 		.obj	= "overhead is a class option, not a qdisc option",
 		.size	= 4,
@@ -288,6 +292,12 @@ static const struct htbx_attr_text htbx_attr_text[TCA_HTBX_MAX + 1] = {
 		.len	= "invalid level: attribute length must be 4 bytes",
 		.obj	= "level is a class option, not a qdisc option",
 		.size	= 4,
+	},
+	[TCA_HTBX_BUDGET_HITS] = {
+		.range	= "invalid budget_hits: read-only",
+		.len	= "invalid budget_hits: attribute length must be 8 bytes",
+		.obj	= "budget_hits is a qdisc option, not a class option",
+		.size	= 8,
 	},
 };
 
@@ -309,61 +319,51 @@ static void htbx_err_wrong_obj(struct netlink_ext_ack *extack,
 	htbx_set_err(extack, attr, htbx_attr_text[nla_type(attr)].obj);
 }
 
+/*
+ * The ranges are tc-htb's: every value htb takes is taken, and the ones
+ * htb (or htbx) adjusts are adjusted in htbx_adjust_*() with a warning.
+ */
 static struct netlink_range_validation htbx_rate_range = {
 	.min = 1,
-	.max = HTBX_MAX_RATE,
-};
-
-static struct netlink_range_validation htbx_ceil_range = {
-	.max = HTBX_MAX_RATE,
-};
-
-static struct netlink_range_validation htbx_defcls_range = {
-	.max = 0xffff,
-};
-
-static struct netlink_range_validation htbx_r2q_range = {
-	.min = 1,
-	.max = U32_MAX,
-};
-
-static struct netlink_range_validation htbx_direct_qlen_range = {
-	.max = HTBX_MAX_DIRECT_QLEN,
-};
-
-static struct netlink_range_validation htbx_mtu_range = {
-	.max = HTBX_MAX_MTU,
+	.max = U64_MAX,
 };
 
 static struct netlink_range_validation htbx_mpu_range = {
 	.max = HTBX_MAX_MPU,
 };
 
+static struct netlink_range_validation_signed htbx_overhead_range = {
+	.min = HTBX_MIN_OVERHEAD,
+	.max = HTBX_MAX_OVERHEAD_HTB,
+};
+
 /* TCA_HTBX_MAX must match the "known" range of htbx_parse's message */
-static_assert(TCA_HTBX_MAX == 18);
+static_assert(TCA_HTBX_MAX == 19);
 
 static const struct nla_policy htbx_policy[TCA_HTBX_MAX + 1] = {
-	[TCA_HTBX_DEFCLS]	= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_defcls_range),
-	[TCA_HTBX_R2Q]		= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_r2q_range),
-	[TCA_HTBX_DIRECT_QLEN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_direct_qlen_range),
+	[TCA_HTBX_DEFCLS]	= { .type = NLA_U32 },
+	[TCA_HTBX_R2Q]		= { .type = NLA_U32 },
+	[TCA_HTBX_DIRECT_QLEN]	= { .type = NLA_U32 },
 	[TCA_HTBX_OFFLOAD]	= { .type = NLA_FLAG },
 	[TCA_HTBX_DIRECT_PKTS]	= { .type = NLA_REJECT,
 				    .reject_message = "direct_packets_stat is read-only" },
 	[TCA_HTBX_VERSION]	= { .type = NLA_REJECT,
 				    .reject_message = "version is read-only" },
 	[TCA_HTBX_RATE]		= NLA_POLICY_FULL_RANGE(NLA_U64, &htbx_rate_range),
-	[TCA_HTBX_CEIL]		= NLA_POLICY_FULL_RANGE(NLA_U64, &htbx_ceil_range),
+	[TCA_HTBX_CEIL]		= { .type = NLA_U64 },
 	[TCA_HTBX_BURST]	= { .type = NLA_U32 },
 	[TCA_HTBX_CBURST]	= { .type = NLA_U32 },
-	[TCA_HTBX_PRIO]		= NLA_POLICY_MAX(NLA_U32, HTBX_MAX_PRIO),
+	[TCA_HTBX_PRIO]		= { .type = NLA_U32 },
 	[TCA_HTBX_QUANTUM]	= { .type = NLA_U32 },
-	[TCA_HTBX_MTU]		= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_mtu_range),
+	[TCA_HTBX_MTU]		= { .type = NLA_U32 },
 	[TCA_HTBX_MPU]		= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_mpu_range),
-	[TCA_HTBX_OVERHEAD]	= NLA_POLICY_RANGE(NLA_S32, HTBX_MIN_OVERHEAD,
-						   HTBX_MAX_OVERHEAD),
+	[TCA_HTBX_OVERHEAD]	= NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32,
+							       &htbx_overhead_range),
 	[TCA_HTBX_LINKLAYER]	= NLA_POLICY_MAX(NLA_U8, HTBX_LINKLAYER_MAX),
 	[TCA_HTBX_LEVEL]	= { .type = NLA_REJECT,
 				    .reject_message = "level is read-only" },
+	[TCA_HTBX_BUDGET_HITS]	= { .type = NLA_REJECT,
+				    .reject_message = "budget_hits is read-only" },
 };
 
 /**
@@ -395,7 +395,7 @@ static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
 	}
 	type = nla_type(bad);
 	if (type < TCA_HTBX_PAD || type > TCA_HTBX_MAX)
-		htbx_set_err(extack, bad, "unknown htbx attribute (known: 2..18)");
+		htbx_set_err(extack, bad, "unknown htbx attribute (known: 2..19)");
 	else if (nla_len(bad) != htbx_attr_text[type].size &&
 		 htbx_policy[type].type != NLA_REJECT &&
 		 htbx_policy[type].type != NLA_UNSPEC)
@@ -595,31 +595,155 @@ static int htbx_depth(const struct htbx_class *cl)
 	return depth;
 }
 
+/*
+ * What htbx takes as htb takes it and then adjusts: the request succeeds,
+ * and an extack warning (a message on success) says what was adjusted.
+ */
+enum htbx_adj {
+	HTBX_ADJ_PRIO,		/* prio above 7 counts as 7 (htb) */
+	HTBX_ADJ_RATE,		/* rate above HTBX_MAX_RATE counts as it */
+	HTBX_ADJ_CEIL,		/* ceil above HTBX_MAX_RATE counts as it */
+	HTBX_ADJ_CEIL_LOW,	/* ceil below rate: held to ceil (htb) */
+	HTBX_ADJ_MTU,		/* mtu above HTBX_MAX_MTU counts as it */
+	HTBX_ADJ_INNER,		/* an inner class keeps prio, quantum (htb) */
+	HTBX_ADJ_QUANTUM,	/* derived quantum clamped (htb) */
+	HTBX_ADJ_R2Q,		/* r2q 0 or >= 2^31 counts as 1 (htb's int) */
+	HTBX_ADJ_DEFCLS,	/* default above 0xffff: low 16 bits (htb) */
+	HTBX_ADJ_NUM
+};
+
+/* What a warning names: the values as given and as used. */
+struct htbx_adj_info {
+	u32	classid;
+	u32	prio;		/* as given */
+	u64	rate, ceil;	/* as used, bytes/s */
+	u32	quantum;	/* as used */
+	u64	rate_quantum;	/* rate / r2q */
+	u32	defcls;
+	u32	r2q;		/* as given */
+};
+
+/* Short forms, for a request that needed several adjustments. */
+static const char *const htbx_adj_tag[HTBX_ADJ_NUM] = {
+	[HTBX_ADJ_PRIO]		= "prio 7",
+	[HTBX_ADJ_RATE]		= "rate 8Tbit",
+	[HTBX_ADJ_CEIL]		= "ceil 8Tbit",
+	[HTBX_ADJ_CEIL_LOW]	= "held to ceil < rate",
+	[HTBX_ADJ_MTU]		= "mtu 1048576",
+	[HTBX_ADJ_INNER]	= "inner class keeps prio/quantum",
+	[HTBX_ADJ_QUANTUM]	= "quantum clamped",
+	[HTBX_ADJ_R2Q]		= "r2q 1",
+	[HTBX_ADJ_DEFCLS]	= "default: low 16 bits",
+};
+
+/**
+ * htbx_report - the extack warning for the adjustments in @adj
+ *
+ * One adjustment gets its own message, with the values where the kernel
+ * can format one (6.3+); several get their short forms, and before 6.3 the
+ * first one's message (an extack can only point at a constant there).
+ */
+static void htbx_report(struct netlink_ext_ack *extack, unsigned long adj,
+			const struct htbx_adj_info *w)
+{
+	/* NETLINK_MAX_FMTMSG_LEN (80) less the "sch_htbx: " prefix */
+	char buf[69];
+	bool one = hweight_long(adj) == 1;
+	int bit, n;
+
+	if (!adj)
+		return;
+	n = scnprintf(buf, sizeof(buf), "adjusted as htb:");
+	for_each_set_bit(bit, &adj, HTBX_ADJ_NUM)
+		n += scnprintf(buf + n, sizeof(buf) - n, "%s %s",
+			       n > 16 ? ";" : "", htbx_adj_tag[bit]);
+
+	switch (__ffs(adj)) {
+	case HTBX_ADJ_PRIO:
+		if (one)
+			htbx_err_fmt(extack, "prio above 7 counts as 7, as in htb",
+				     "prio %u counts as 7, as in htb", w->prio);
+		else
+			htbx_err_fmt(extack, "prio above 7 counts as 7, as in htb",
+				     "%s", buf);
+		break;
+	case HTBX_ADJ_RATE:
+		htbx_err_fmt(extack, "rate above 8Tbit counts as 8Tbit, the most htbx shapes",
+			     "%s", one ? "rate above 8Tbit counts as 8Tbit, the most htbx shapes" : buf);
+		break;
+	case HTBX_ADJ_CEIL:
+		htbx_err_fmt(extack, "ceil above 8Tbit counts as 8Tbit, the most htbx shapes",
+			     "%s", one ? "ceil above 8Tbit counts as 8Tbit, the most htbx shapes" : buf);
+		break;
+	case HTBX_ADJ_CEIL_LOW:
+		/* In bit/s, the unit users give rates in. */
+		if (one)
+			htbx_err_fmt(extack, "ceil is below rate: the class is held to ceil, as in htb",
+				     "ceil %llubit < rate %llubit: held to ceil, as in htb",
+				     w->ceil * 8, w->rate * 8);
+		else
+			htbx_err_fmt(extack, "ceil is below rate: the class is held to ceil, as in htb",
+				     "%s", buf);
+		break;
+	case HTBX_ADJ_MTU:
+		htbx_err_fmt(extack, "mtu above 1048576 counts as 1048576",
+			     "%s", one ? "mtu above 1048576 counts as 1048576" : buf);
+		break;
+	case HTBX_ADJ_INNER:
+		htbx_err_fmt(extack, "a class with children keeps its prio and quantum, as in htb",
+			     "%s", one ? "a class with children keeps its prio and quantum, as in htb" : buf);
+		break;
+	case HTBX_ADJ_QUANTUM:
+		/* At most 80 characters reach the user (NETLINK_MAX_FMTMSG_LEN). */
+		if (one)
+			htbx_err_fmt(extack, "quantum clamped to 1000..200000 (rate/r2q is out of it)",
+				     "quantum of %x:%x clamped to %u (rate/r2q = %llu)",
+				     TC_H_MAJ(w->classid) >> 16, TC_H_MIN(w->classid),
+				     w->quantum, w->rate_quantum);
+		else
+			htbx_err_fmt(extack, "quantum clamped to 1000..200000 (rate/r2q is out of it)",
+				     "%s", buf);
+		break;
+	case HTBX_ADJ_R2Q:
+		if (one)
+			htbx_err_fmt(extack, "r2q 0 (or 2^31 and more) counts as 1, as in htb",
+				     "r2q %u counts as 1, as in htb", w->r2q);
+		else
+			htbx_err_fmt(extack, "r2q 0 (or 2^31 and more) counts as 1, as in htb",
+				     "%s", buf);
+		break;
+	case HTBX_ADJ_DEFCLS:
+		if (one)
+			htbx_err_fmt(extack, "default above 0xffff: only its low 16 bits name a class, as in htb",
+				     "default %#x: only its low 16 bits name a class, as in htb",
+				     w->defcls);
+		else
+			htbx_err_fmt(extack, "default above 0xffff: only its low 16 bits name a class, as in htb",
+				     "%s", buf);
+		break;
+	}
+}
+
 /**
  * htbx_derive - turn user parameters into a core configuration
  * @p: the parameters, 0 meaning "auto" for ceil/burst/cburst/quantum/mtu
  * @r2q: the qdisc's rate to quantum divisor
  * @cfg: result
- * @clamped: set when a derived quantum had to be clamped (may be NULL)
+ * @adj: HTBX_ADJ_CEIL_LOW, HTBX_ADJ_QUANTUM are added when they apply
  *
- * Returns -EINVAL with @extack set when ceil is below rate.
+ * A ceil below the rate is kept, as htb keeps it: the class then sends at
+ * most its ceil (tests/unit "ceil below rate").
  */
-static int htbx_derive(const struct htbx_params *p, u32 r2q,
-		       struct htbx_cfg *cfg, bool *clamped,
-		       struct netlink_ext_ack *extack)
+static void htbx_derive(const struct htbx_params *p, u32 r2q,
+			struct htbx_cfg *cfg, unsigned long *adj)
 {
 	u64 quantum;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->rate = p->rate;
 	cfg->ceil = p->ceil ?: p->rate;
-	if (cfg->ceil < cfg->rate) {
-		/* In bit/s, the unit users give rates in. */
-		htbx_err_fmt(extack, "ceil is below rate",
-			     "ceil %llubit is below rate %llubit",
-			     cfg->ceil * 8, cfg->rate * 8);
-		return -EINVAL;
-	}
+	if (cfg->ceil < cfg->rate)
+		*adj |= BIT(HTBX_ADJ_CEIL_LOW);
 	cfg->mtu = p->mtu ?: HTBX_DEFAULT_MTU;
 	cfg->burst = p->burst ?: htbx_default_burst(cfg->rate, cfg->mtu);
 	cfg->cburst = p->cburst ?: htbx_default_burst(cfg->ceil, cfg->mtu);
@@ -628,8 +752,6 @@ static int htbx_derive(const struct htbx_params *p, u32 r2q,
 	cfg->len.overhead = p->overhead;
 	cfg->len.linklayer = p->linklayer;
 
-	if (clamped)
-		*clamped = false;
 	if (p->quantum) {
 		cfg->quantum = p->quantum;
 	} else {
@@ -637,31 +759,54 @@ static int htbx_derive(const struct htbx_params *p, u32 r2q,
 		if (quantum < HTBX_MIN_QUANTUM || quantum > HTBX_MAX_QUANTUM) {
 			quantum = clamp_t(u64, quantum, HTBX_MIN_QUANTUM,
 					  HTBX_MAX_QUANTUM);
-			if (clamped)
-				*clamped = true;
+			*adj |= BIT(HTBX_ADJ_QUANTUM);
 		}
 		cfg->quantum = quantum;
 	}
-	return 0;
 }
 
-/* Overwrite @p with the class attributes present in @tb; 0 means auto. */
-static void htbx_params_apply(struct htbx_params *p, struct nlattr **tb)
+/*
+ * Overwrite @p with the class attributes present in @tb (0 means auto),
+ * adjusting what htb adjusts and what is beyond htbx's range.
+ */
+static void htbx_params_apply(struct htbx_params *p, struct nlattr **tb,
+			      unsigned long *adj, struct htbx_adj_info *w)
 {
-	if (tb[TCA_HTBX_RATE])
+	if (tb[TCA_HTBX_RATE]) {
 		p->rate = nla_get_u64(tb[TCA_HTBX_RATE]);
-	if (tb[TCA_HTBX_CEIL])
+		if (p->rate > HTBX_MAX_RATE) {
+			p->rate = HTBX_MAX_RATE;
+			*adj |= BIT(HTBX_ADJ_RATE);
+		}
+	}
+	if (tb[TCA_HTBX_CEIL]) {
 		p->ceil = nla_get_u64(tb[TCA_HTBX_CEIL]);
+		if (p->ceil > HTBX_MAX_RATE) {
+			p->ceil = HTBX_MAX_RATE;
+			*adj |= BIT(HTBX_ADJ_CEIL);
+		}
+	}
 	if (tb[TCA_HTBX_BURST])
 		p->burst = nla_get_u32(tb[TCA_HTBX_BURST]);
 	if (tb[TCA_HTBX_CBURST])
 		p->cburst = nla_get_u32(tb[TCA_HTBX_CBURST]);
-	if (tb[TCA_HTBX_PRIO])
+	if (tb[TCA_HTBX_PRIO]) {
 		p->prio = nla_get_u32(tb[TCA_HTBX_PRIO]);
+		w->prio = p->prio;
+		if (p->prio > HTBX_MAX_PRIO) {
+			p->prio = HTBX_MAX_PRIO;
+			*adj |= BIT(HTBX_ADJ_PRIO);
+		}
+	}
 	if (tb[TCA_HTBX_QUANTUM])
 		p->quantum = nla_get_u32(tb[TCA_HTBX_QUANTUM]);
-	if (tb[TCA_HTBX_MTU])
+	if (tb[TCA_HTBX_MTU]) {
 		p->mtu = nla_get_u32(tb[TCA_HTBX_MTU]);
+		if (p->mtu > HTBX_MAX_MTU) {
+			p->mtu = HTBX_MAX_MTU;
+			*adj |= BIT(HTBX_ADJ_MTU);
+		}
+	}
 	if (tb[TCA_HTBX_MPU])
 		p->mpu = nla_get_u32(tb[TCA_HTBX_MPU]);
 	if (tb[TCA_HTBX_OVERHEAD])
@@ -670,16 +815,15 @@ static void htbx_params_apply(struct htbx_params *p, struct nlattr **tb)
 		p->linklayer = nla_get_u8(tb[TCA_HTBX_LINKLAYER]);
 }
 
-static void htbx_warn_quantum(const struct htbx_class *cl,
-			      const struct htbx_cfg *cfg, u32 r2q,
-			      struct netlink_ext_ack *extack)
+/* The values a warning about class @classid names. */
+static void htbx_adj_info_cfg(struct htbx_adj_info *w, u32 classid,
+			      const struct htbx_cfg *cfg, u32 r2q)
 {
-	/* At most 80 characters reach the user (NETLINK_MAX_FMTMSG_LEN). */
-	htbx_err_fmt(extack, "quantum clamped to 1000..200000 (rate/r2q is out of it)",
-		     "quantum of %x:%x clamped to %u (rate/r2q = %llu)",
-		     TC_H_MAJ(cl->common.classid) >> 16,
-		     TC_H_MIN(cl->common.classid),
-		     cfg->quantum, div_u64(cfg->rate, r2q));
+	w->classid = classid;
+	w->rate = cfg->rate;
+	w->ceil = cfg->ceil;
+	w->quantum = cfg->quantum;
+	w->rate_quantum = div_u64(cfg->rate, r2q);
 }
 
 static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
@@ -762,22 +906,38 @@ static int htbx_class_place(struct Qdisc *sch, u32 classid, u32 parentid,
 	return 0;
 }
 
-/* Change: absent attributes keep their value. */
+/*
+ * Change: absent attributes keep their value (tc sends them all, see the
+ * UAPI header). A class with children keeps its prio and quantum, as htb
+ * does (it sets them for leaves only): they apply when it is a leaf again.
+ */
 static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 			     struct nlattr **tb, struct nlattr *rate_est,
 			     struct netlink_ext_ack *extack)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct htbx_params params = cl->params;
+	struct htbx_adj_info w = {};
+	unsigned long adj = 0;
 	struct htbx_cfg cfg;
-	bool clamped;
 	int err;
 
 	/* parse -> derive: nothing is changed before both succeeded */
-	htbx_params_apply(&params, tb);
-	err = htbx_derive(&params, q->r2q, &cfg, &clamped, extack);
-	if (err)
-		return err;
+	htbx_params_apply(&params, tb, &adj, &w);
+	if (!htbx_is_leaf(cl)) {
+		adj &= ~BIT(HTBX_ADJ_PRIO);
+		if (params.prio != cl->params.prio ||
+		    params.quantum != cl->params.quantum)
+			adj |= BIT(HTBX_ADJ_INNER);
+		params.prio = cl->params.prio;
+		params.quantum = cl->params.quantum;
+	}
+	htbx_derive(&params, q->r2q, &cfg, &adj);
+	if (!htbx_is_leaf(cl)) {
+		/* the quantum in use stays, derived or not */
+		cfg.quantum = cl->cls.cfg.quantum;
+		adj &= ~BIT(HTBX_ADJ_QUANTUM);
+	}
 	if (rate_est) {
 		err = gen_replace_estimator(&cl->bstats, NULL, &cl->rate_est,
 					    NULL, true, rate_est);
@@ -792,8 +952,8 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 	cl->params = params;
 	htbx_core_change(&q->core, &cl->cls, &cfg, htbx_clock_ns());
 	sch_tree_unlock(sch);
-	if (clamped)
-		htbx_warn_quantum(cl, &cfg, q->r2q, extack);
+	htbx_adj_info_cfg(&w, cl->common.classid, &cfg, q->r2q);
+	htbx_report(extack, adj, &w);
 	return 0;
 }
 
@@ -805,9 +965,10 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct htbx_class *cl, *parent;
 	struct Qdisc *old_leaf = NULL;
+	struct htbx_adj_info w = {};
 	struct htbx_params params;
+	unsigned long adj = 0;
 	struct htbx_cfg cfg;
-	bool clamped;
 	int err;
 
 	/* validate and derive */
@@ -815,10 +976,8 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (err)
 		return err;
 	memset(&params, 0, sizeof(params));
-	htbx_params_apply(&params, tb);
-	err = htbx_derive(&params, q->r2q, &cfg, &clamped, extack);
-	if (err)
-		return err;
+	htbx_params_apply(&params, tb, &adj, &w);
+	htbx_derive(&params, q->r2q, &cfg, &adj);
 
 	/* allocate */
 	cl = kzalloc(sizeof(*cl), GFP_KERNEL);
@@ -871,8 +1030,8 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (old_leaf)
 		qdisc_put(old_leaf);
 	*arg = (unsigned long)cl;
-	if (clamped)
-		htbx_warn_quantum(cl, &cfg, q->r2q, extack);
+	htbx_adj_info_cfg(&w, classid, &cfg, q->r2q);
+	htbx_report(extack, adj, &w);
 	return 0;
 
 err_est:
@@ -1081,18 +1240,6 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	return gnet_stats_copy_app(d, &xs, sizeof(xs));
 }
 
-static int htbx_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
-{
-	struct htbx_sched *q = qdisc_priv(sch);
-	struct tc_htbx_qdisc_xstats xs = {
-		.version	= HTBX_VERSION,
-		.tag		= HTBX_XSTATS_QDISC,
-		.budget_hits	= READ_ONCE(q->core.budget_hits),
-	};
-
-	return gnet_stats_copy_app(d, &xs, sizeof(xs));
-}
-
 static int htbx_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
@@ -1109,6 +1256,11 @@ static int htbx_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_HTBX_DIRECT_QLEN, q->direct_qlen) ||
 	    nla_put_u64_64bit(skb, TCA_HTBX_DIRECT_PKTS, READ_ONCE(q->direct_pkts),
 			      TCA_HTBX_PAD) ||
+	    /* an option, not qdisc xstats: htb has none, and tc prints an
+	     * empty line for xstats it cannot show
+	     */
+	    nla_put_u64_64bit(skb, TCA_HTBX_BUDGET_HITS,
+			      READ_ONCE(q->core.budget_hits), TCA_HTBX_PAD) ||
 	    nla_put_u32(skb, TCA_HTBX_VERSION, HTBX_VERSION))
 		goto nla_put_failure;
 	return nla_nest_end(skb, nest);
@@ -1142,6 +1294,8 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_HTBX_MAX + 1];
 	u32 r2q = q->r2q, defcls = q->defcls, direct_qlen = q->direct_qlen;
+	struct htbx_adj_info w = {};
+	unsigned long adj = 0, ignored = 0;
 	struct htbx_class *cl;
 	struct htbx_cfg cfg;
 	unsigned int i;
@@ -1157,16 +1311,28 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 				    "offload is not supported by htbx (use htb offload)");
 		return -EOPNOTSUPP;
 	}
-	for (i = TCA_HTBX_RATE; i <= TCA_HTBX_MAX; i++) {
+	for (i = TCA_HTBX_RATE; i <= TCA_HTBX_LEVEL; i++) {
 		if (tb[i]) {
 			htbx_err_wrong_obj(extack, tb[i]);
 			return -EINVAL;
 		}
 	}
-	if (tb[TCA_HTBX_DEFCLS])
+	if (tb[TCA_HTBX_DEFCLS]) {
+		/* any u32, as htb: the default class is TC_H_MIN() of it */
 		defcls = nla_get_u32(tb[TCA_HTBX_DEFCLS]);
-	if (tb[TCA_HTBX_R2Q])
+		w.defcls = defcls;
+		if (defcls > 0xffff)
+			adj |= BIT(HTBX_ADJ_DEFCLS);
+	}
+	if (tb[TCA_HTBX_R2Q]) {
+		/* htb keeps r2q in an int: 0 and 2^31 and above count as 1 */
 		r2q = nla_get_u32(tb[TCA_HTBX_R2Q]);
+		if ((s32)r2q < 1) {
+			w.r2q = r2q;
+			r2q = 1;
+			adj |= BIT(HTBX_ADJ_R2Q);
+		}
+	}
 	if (tb[TCA_HTBX_DIRECT_QLEN])
 		direct_qlen = nla_get_u32(tb[TCA_HTBX_DIRECT_QLEN]);
 
@@ -1174,19 +1340,20 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 	q->defcls = defcls;
 	q->direct_qlen = direct_qlen;
 	if (r2q != q->r2q) {
-		/* Derived quanta follow the new r2q. */
+		/* Derived quanta of leaves follow the new r2q. */
 		q->r2q = r2q;
 		for (i = 0; i < q->clhash.hashsize; i++) {
 			hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
-				if (cl->params.quantum ||
-				    htbx_derive(&cl->params, r2q, &cfg, NULL, NULL))
+				if (cl->params.quantum || !htbx_is_leaf(cl))
 					continue;
+				htbx_derive(&cl->params, r2q, &cfg, &ignored);
 				htbx_core_change(&q->core, &cl->cls, &cfg,
 						 htbx_clock_ns());
 			}
 		}
 	}
 	sch_tree_unlock(sch);
+	htbx_report(extack, adj, &w);
 	return 0;
 }
 
@@ -1220,7 +1387,8 @@ static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 
 	q->r2q = HTBX_DEFAULT_R2Q;
-	q->direct_qlen = qdisc_dev(sch)->tx_queue_len ?: 1000;
+	/* as htb: even a txqueuelen of 0 (then unclassified packets drop) */
+	q->direct_qlen = qdisc_dev(sch)->tx_queue_len;
 	return htbx_change(sch, opt, extack);
 }
 
@@ -1281,7 +1449,6 @@ static struct Qdisc_ops htbx_qdisc_ops __read_mostly = {
 	.destroy	=	htbx_destroy,
 	.change		=	htbx_change,
 	.dump		=	htbx_dump,
-	.dump_stats	=	htbx_dump_stats,
 	.owner		=	THIS_MODULE,
 };
 MODULE_ALIAS_NET_SCH("htbx");

@@ -66,6 +66,7 @@ static const char *const htbx_nl_names[TCA_HTBX_MAX + 1] = {
 	[TCA_HTBX_OVERHEAD]	= "OVERHEAD",
 	[TCA_HTBX_LINKLAYER]	= "LINKLAYER",
 	[TCA_HTBX_LEVEL]	= "LEVEL",
+	[TCA_HTBX_BUDGET_HITS]	= "BUDGET_HITS",
 };
 
 struct htbx_nl_req {

@@ -56,8 +56,8 @@ enum {
 	TCA_HTBX_PAD,
 
 	/* qdisc attributes */
-	TCA_HTBX_DEFCLS,	/* u32: minor id of the default class, 0: none */
-	TCA_HTBX_R2Q,		/* u32: rate to quantum divisor, >= 1 */
+	TCA_HTBX_DEFCLS,	/* u32: default class, its low 16 bits the minor id */
+	TCA_HTBX_R2Q,		/* u32: rate to quantum divisor (0, >= 2^31: 1) */
 	TCA_HTBX_DIRECT_QLEN,	/* u32: limit of the direct queue, packets */
 	TCA_HTBX_OFFLOAD,	/* flag: hardware offload (rejected) */
 	TCA_HTBX_DIRECT_PKTS,	/* u64, dump only: packets sent direct */
@@ -65,27 +65,64 @@ enum {
 
 	/* class attributes */
 	TCA_HTBX_RATE,		/* u64: guaranteed rate, bytes/s */
-	TCA_HTBX_CEIL,		/* u64: upper rate, bytes/s (default: rate) */
-	TCA_HTBX_BURST,		/* u32: bytes sendable at once above rate */
-	TCA_HTBX_CBURST,	/* u32: bytes sendable at once above ceil */
-	TCA_HTBX_PRIO,		/* u32: 0..HTBX_NUMPRIO-1 */
+	TCA_HTBX_CEIL,		/* u64: upper rate, bytes/s (0: rate) */
+	TCA_HTBX_BURST,		/* u32: bytes at once above rate; 0: derived */
+	TCA_HTBX_CBURST,	/* u32: bytes at once above ceil; 0: derived */
+	TCA_HTBX_PRIO,		/* u32: 0..HTBX_NUMPRIO-1 (more: the last) */
 	TCA_HTBX_QUANTUM,	/* u32: DRR quantum, bytes; 0: rate / r2q */
-	TCA_HTBX_MTU,		/* u32: larger packets count as giants */
+	TCA_HTBX_MTU,		/* u32: larger packets count as giants (0: 1600) */
 	TCA_HTBX_MPU,		/* u32: minimum length charged */
 	TCA_HTBX_OVERHEAD,	/* s32: added to every length charged */
 	TCA_HTBX_LINKLAYER,	/* u8: HTBX_LINKLAYER_* */
 	TCA_HTBX_LEVEL,		/* u32, dump only: 0 leaf .. 7 top */
+
+	/* qdisc, appended */
+	TCA_HTBX_BUDGET_HITS,	/* u64, dump only: dequeues out of event budget */
 	__TCA_HTBX_MAX,
 };
 #define TCA_HTBX_MAX	(__TCA_HTBX_MAX - 1)
 
-/* Bounds the kernel enforces (and tc checks before sending). */
+/*
+ * Bounds. The first release refused everything outside them; since the
+ * htb drop-in release (same HTBX_VERSION, nothing renumbered) the kernel
+ * accepts every value tc-htb accepts and adjusts it as htb does, with an
+ * extack warning (a message on a successful request):
+ *
+ *   prio above HTBX_MAX_PRIO	counts as HTBX_MAX_PRIO (htb: the same)
+ *   r2q 0, and 2^31 and more	count as 1 (htb: the same, its r2q is an int)
+ *   default above 0xffff	kept; only its low 16 bits name a class,
+ *				as in htb (0x10000 names none)
+ *   rate, ceil above HTBX_MAX_RATE  count as HTBX_MAX_RATE (htb: kept)
+ *   ceil below rate		kept: the class is held to ceil (htb: the
+ *				same)
+ *   mtu above HTBX_MAX_MTU	counts as HTBX_MAX_MTU
+ *   overhead			-64 (HTBX_MIN_OVERHEAD) .. 65535
+ *				(HTBX_MAX_OVERHEAD_HTB, tc-htb's u16)
+ *   direct_qlen		any u32 (htb: the same)
+ *
+ * HTBX_MAX_OVERHEAD and HTBX_MAX_DIRECT_QLEN are the first release's
+ * bounds, kept for old sources; a new kernel accepts more.
+ */
 #define HTBX_MAX_PRIO		(HTBX_NUMPRIO - 1)
 #define HTBX_MAX_MTU		(1U << 20)
 #define HTBX_MAX_MPU		(1U << 16)
 #define HTBX_MIN_OVERHEAD	(-64)
 #define HTBX_MAX_OVERHEAD	1024
 #define HTBX_MAX_DIRECT_QLEN	(1U << 24)
+#define HTBX_MAX_OVERHEAD_HTB	65535
+
+/*
+ * Class changes (RTM_NEWTCLASS on an existing class) are partial: an
+ * attribute that is absent keeps its value, one that is present replaces
+ * it, and 0 in ceil, burst, cburst, quantum or mtu means "derive it" (from
+ * rate, ceil and mtu, rate / r2q, 1600), now and on later changes. The
+ * tc plugin sends every class attribute on every add, change and replace,
+ * so that tc's result is tc-htb's (options not given take their
+ * defaults); its word "partial" sends only the options given. A class
+ * that has children keeps its prio and quantum on a change, as in htb:
+ * they apply again when it is a leaf once more. A qdisc change is partial
+ * for tc as well (htb has no qdisc change).
+ */
 
 /*
  * Class xstats (TCA_STATS_APP). Append new fields at the end; readers
@@ -96,7 +133,7 @@ struct tc_htbx_xstats {
 	__u32	mode;		/* HTBX_CANT_SEND .. HTBX_CAN_SEND */
 	__u64	lends;		/* packets sent on this class's own rate */
 	__u64	borrows;	/* packets this class sent on an ancestor's rate */
-	__u64	giants;		/* packets longer than mtu */
+	__u64	giants;		/* segments longer than mtu (GSO: each) */
 	__s64	tokens;		/* ns of rate credit at the last update */
 	__s64	ctokens;	/* ns of ceil credit at the last update */
 	__s32	deficit;	/* DRR deficit at level 0, bytes (leaves) */
@@ -104,7 +141,9 @@ struct tc_htbx_xstats {
 };
 
 /*
- * Qdisc xstats (TCA_STATS_APP of the qdisc). Its second word is
+ * Qdisc xstats (TCA_STATS_APP of the qdisc): sent by the first release
+ * only. tc prints an empty line for qdisc xstats that htb does not have,
+ * so the counter moved to TCA_HTBX_BUDGET_HITS. Its second word is
  * HTBX_XSTATS_QDISC where the class xstats have a mode (0..2), so a reader
  * handed either tells them apart. Append new fields at the end.
  */
