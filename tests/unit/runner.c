@@ -3,11 +3,12 @@
 #include "harness.h"
 
 extern const struct utest tests_math[], tests_sched[], tests_tree[], tests_stress[],
-	tests_reenter[],
+	tests_reenter[], tests_compat[],
 	tests_perf[];
 
 static const struct utest *const suites[] = {
-	tests_math, tests_sched, tests_tree, tests_stress, tests_reenter, tests_perf
+	tests_math, tests_sched, tests_tree, tests_stress, tests_reenter,
+	tests_compat, tests_perf
 };
 
 int main(int argc, char **argv)
