@@ -8,18 +8,22 @@
 #
 #   netns A: htbx-traffic send --> VETH_A ====== VETH_B --> recv (netns B)
 #   root 1: htbx default 10
-#     1:1  rate 25mbit ceil 25mbit (above the two ceils: not a bottleneck)
-#       1:10 rate 6mbit ceil 8mbit    leaf 10: KIND ...   (unclassified)
-#       1:20 rate 10mbit ceil 12mbit  leaf 20: KIND ...   (SO_PRIORITY 1:20)
+#     1:1  rate 12.5mbit (above the two ceils: not a bottleneck)
+#       1:10 rate 3mbit ceil 4mbit    leaf 10: KIND ...   (unclassified)
+#       1:20 rate 5mbit ceil 6mbit    leaf 20: KIND ...   (SO_PRIORITY 1:20)
+# Low rates on purpose: on a shared 2-core host a TCG guest starves at
+# 8-12 mbit (htb misses its ceil by 10-30 % as much as htbx does).
 #
 # Per kind, with the tree built afresh (counters from 0):
-#   bulk  2.2 s: UDP flood (1400 B, 24 mbit: 3x the ceil) -> 1:10, TCP
+#   bulk  2.2 s: UDP flood (1400 B, 12 mbit: 3x the ceil) -> 1:10, TCP
 #         64 KB writes -> 1:20.
 #         The 1:10 rate is measured from the class byte counter over 1.5 s
 #         (htbx-traffic tcrate: the clock is read around the netlink dumps);
-#         it must be the ceil (8 mbit) +-10 %, or, for leaves that shape by
+#         it must be the ceil (4 mbit) +-10 %, or, for leaves that shape by
 #         themselves (tbf, netem rate, nested htbx/htb at half the ceil),
 #         the leaf's rate +-10 %. 1:20 must not pass its ceil (+10 %).
+#         A 1:10 short of its target gets one more window (a vCPU the busy
+#         host stalls loses time that no shaper makes up; htb the same).
 #   mix   1.5 s: UDP 64/1000/4000/16000/60000 B, TCP 100/9000 B writes.
 #   then, once the qdisc has drained (polled):
 #     - qlen and backlog 0 on every qdisc and class (hhf: but the root's
@@ -30,12 +34,15 @@
 #     - drops: the leaves dropped; root drops >= sum of class drops; each
 #       class's drops <= its leaf qdisc's; root drops = sum of leaf-qdisc
 #       drops (tbf: <=, it drops segments of GSO packets it split itself).
-# A rate miss reruns the bulk phase with mainline htb as the root and
-# prints its figure (not asserted). A kind the kernel lacks is a counted
-# skip. "# leaf: KIND: PHASE" comes before each step, so a crash (scripts/vm
-# exit 125; soft lockups and RCU stalls panic too, see panic_on_hang) names
-# the kind that ran. The kinds that drop or wait inside
-# their own dequeue (cake, netem, codel, fq_codel) run last.
+# 1:10 short of its target in both windows reruns the bulk phase with
+# mainline htb as the root: htb on target makes it a failure, htb short
+# too a skip (the guest could not carry the rate; plain TCG on a busy
+# 2-core host does that), reported after the kind's other results.
+# A kind the kernel lacks is a counted skip. "# leaf: KIND: PHASE" comes
+# before each step, so a crash (scripts/vm exit 125; soft lockups and RCU
+# stalls panic too, see panic_on_hang) names the kind that ran. The kinds
+# that drop or wait inside their own dequeue (cake, netem, codel, fq_codel)
+# run last.
 #
 # Local debugging only: TEST_LEAVES_ONLY="k1 k2" runs just those kinds,
 # TEST_LEAVES_SKIP="k1 k2" reports them as skipped, TEST_LEAVES_ROOT=htb
@@ -53,9 +60,11 @@ mkdir -p "$TMPD"
 netns_pair || { fail "netns_pair"; exit 1; }
 DEV=$VETH_A
 in_a "$IP" link set dev "$DEV" txqueuelen 1000
-# 1:10 and 1:20: ceil in kbit; shaping leaves run at half of it.
-CEIL_10=8000
-CEIL_20=12000
+# 1:10 and 1:20: ceil in kbit (TEST_LEAVES_CEILS="C10 C20" for other
+# figures; rates are 3/4 and 5/6 of them); shaping leaves run at half.
+set -- ${TEST_LEAVES_CEILS:-4000 6000}
+CEIL_10=$1
+CEIL_20=$2
 TOL=10
 ROOT=${TEST_LEAVES_ROOT:-htbx}
 # The 1:10 flood: 3x its ceil, paced. Unpaced, the sender alone starves the
@@ -65,6 +74,11 @@ FLOOD=${TEST_LEAVES_FLOOD-$((CEIL_10 * 3))kbit}
 # ------------------------------------------------------------ leaf kinds
 # leaf_KIND CLASSID HANDLE INNER_KBIT: the leaf qdisc (and what it needs)
 # under CLASSID, handle HANDLE:, sub-handles HANDLE1: HANDLE2: ...
+# The AQMs' targets (20 ms; cake: rtt 400ms) are above a TCG guest's
+# scheduling jitter: with a 2 ms target codel keeps one 1400 B packet (2.8
+# ms at 4 mbit) and any stall empties the class, under htb as well. The
+# flood still overruns the limits, so they drop at dequeue (the re-entry
+# path; suite-regress has the 100us target).
 
 T() { tc_a "$@"; }
 leaf_pfifo()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": pfifo limit 10; }
@@ -72,8 +86,8 @@ leaf_bfifo()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": bfifo limit 3000
 leaf_pfifo_head_drop()	{ T qdisc add dev "$DEV" parent "$1" handle "$2": pfifo_head_drop limit 10; }
 leaf_sfq()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": sfq limit 16 depth 8; }
 leaf_fq()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": fq limit 40 flow_limit 10; }
-leaf_fq_pie()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": fq_pie limit 40 flows 16 target 2ms; }
-leaf_pie()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": pie limit 40 target 2ms tupdate 5ms; }
+leaf_fq_pie()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": fq_pie limit 40 flows 16 target 20ms; }
+leaf_pie()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": pie limit 40 target 20ms tupdate 5ms; }
 leaf_red() {
 	T qdisc add dev "$DEV" parent "$1" handle "$2": red limit 200000 \
 		min 15000 max 45000 avpkt 1500 burst 20 probability 0.2 bandwidth "$3"kbit
@@ -105,15 +119,15 @@ leaf_nested() {	# KIND CLASSID HANDLE INNER_KBIT
 }
 leaf_htbx()		{ leaf_nested htbx "$@"; }
 leaf_htb()		{ leaf_nested htb "$@"; }
-leaf_cake()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": cake unlimited besteffort flows memlimit 64kb; }
+leaf_cake()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": cake unlimited besteffort flows rtt 400ms memlimit 128kb; }
 leaf_netem()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": netem delay 1ms limit 20 loss 1%; }
 leaf_netem_rate()	{ T qdisc add dev "$DEV" parent "$1" handle "$2": netem delay 1ms rate "$3"kbit limit 20; }
 leaf_netem_child() {
 	T qdisc add dev "$DEV" parent "$1" handle "$2": netem delay 1ms limit 50 &&
 	T qdisc add dev "$DEV" parent "$2": handle "$2"1: pfifo limit 5
 }
-leaf_codel()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": codel limit 40 target 2ms interval 20ms; }
-leaf_fq_codel()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": fq_codel limit 40 flows 16 target 2ms interval 20ms; }
+leaf_codel()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": codel limit 40 target 20ms interval 200ms; }
+leaf_fq_codel()		{ T qdisc add dev "$DEV" parent "$1" handle "$2": fq_codel limit 40 flows 16 target 20ms interval 200ms; }
 
 # Modules a kind needs ("" = built into every kernel: sch_fifo).
 kind_mods() {
@@ -187,6 +201,15 @@ recv_stop() {
 }
 
 up() { cut -d' ' -f1 /proc/uptime; }
+# bulk: the bulk phase's traffic (2.2 s); 1:10 and 1:20 over 1.5 s of it
+# in $rates (class_rates lines).
+bulk() {
+	send_bg -t 2.2 -s 1400 5001${FLOOD:+,rate=$FLOOD}
+	send_bg -t 2.2 -s 65507 --tcp 5002,prio=0x10020
+	rates=$(class_rates "$DEV" 1.5 0.6)
+	send_wait
+}
+
 tx_skbs() { in_a cat "/sys/class/net/$DEV/statistics/tx_packets"; }
 
 # ------------------------------------------------------------------ cases
@@ -194,9 +217,9 @@ tx_skbs() { in_a cat "/sys/class/net/$DEV/statistics/tx_packets"; }
 build_tree() {	# KIND
 	T qdisc del dev "$DEV" root 2>/dev/null
 	T qdisc add dev "$DEV" root handle 1: $ROOT default 10 &&
-	T class add dev "$DEV" parent 1: classid 1:1 $ROOT rate 25mbit ceil 25mbit burst 15k quantum 60000 &&
-	T class add dev "$DEV" parent 1:1 classid 1:10 $ROOT rate 6mbit ceil "$CEIL_10"kbit burst 15k cburst 15k &&
-	T class add dev "$DEV" parent 1:1 classid 1:20 $ROOT rate 10mbit ceil "$CEIL_20"kbit burst 15k cburst 15k &&
+	T class add dev "$DEV" parent 1: classid 1:1 $ROOT rate $(((CEIL_10 + CEIL_20) * 5 / 4))kbit burst 15k quantum 60000 &&
+	T class add dev "$DEV" parent 1:1 classid 1:10 $ROOT rate $((CEIL_10 * 3 / 4))kbit ceil "$CEIL_10"kbit burst 15k cburst 15k &&
+	T class add dev "$DEV" parent 1:1 classid 1:20 $ROOT rate $((CEIL_20 * 5 / 6))kbit ceil "$CEIL_20"kbit burst 15k cburst 15k &&
 	"leaf_$1" 1:10 10 $((CEIL_10 / 2)) &&
 	"leaf_$1" 1:20 20 $((CEIL_20 / 2))
 }
@@ -230,13 +253,6 @@ run_case() {
 		return 0
 	fi
 
-	echo "# leaf: $k: bulk (UDP flood -> 1:10, TCP -> 1:20) (t=$(up))"
-	send_bg -t 2.2 -s 1400 5001${FLOOD:+,rate=$FLOOD}
-	send_bg -t 2.2 -s 65507 --tcp 5002,prio=0x10020
-	rates=$(class_rates "$DEV" 1.5 0.6)
-	send_wait
-	r10=$(rate_get "$rates" 1:10)
-	r20=$(rate_get "$rates" 1:20)
 	if kind_shapes "$k"; then
 		exp=$(awk -v c="$CEIL_10" 'BEGIN { print c / 2000 }')
 		what="the leaf's own rate"
@@ -245,21 +261,45 @@ run_case() {
 		what="the ceil"
 	fi
 	lim20=$(awk -v c="$CEIL_20" 'BEGIN { print c / 1000 }')
-	line="leaf $k: bulk: 1:10 UDP flood $r10 mbit ($what $exp, $(sc_err_pct "$r10" "$exp")%, ±$TOL%); 1:20 TCP $r20 mbit (ceil $lim20)"
-	rate_ok=0
-	if within "$r10" "$exp" $TOL && awk -v a="$r20" -v l="$lim20" -v p=$TOL 'BEGIN { exit !(a <= l * (1 + p / 100)) }'; then
+	echo "# leaf: $k: bulk (UDP flood -> 1:10, TCP -> 1:20) (t=$(up))"
+	bulk
+	r10=$(rate_get "$rates" 1:10)
+	r20=$(rate_get "$rates" 1:20)
+	again=
+	# Short of the target only (not over it): a stalled vCPU on a busy
+	# host loses time no shaper can make up; one more window decides.
+	if ! within "$r10" "$exp" $TOL && awk -v a="$r10" -v e="$exp" 'BEGIN { exit !(a < e) }'; then
+		echo "# leaf: $k: 1:10 at $r10 mbit: a second window (t=$(up))"
+		bulk
+		again=" (second window; the first: 1:10 $r10, 1:20 $r20)"
+		r20b=$r20
+		r10=$(rate_get "$rates" 1:10)
+		r20=$(rate_get "$rates" 1:20)
+		# 1:20 must stay under its ceil in both windows
+		awk -v a="$r20b" -v b="$r20" 'BEGIN { exit !(a > b) }' && r20=$r20b
+	fi
+	line="leaf $k: bulk: 1:10 UDP flood $r10 mbit ($what $exp, $(sc_err_pct "$r10" "$exp")%, ±$TOL%); 1:20 TCP $r20 mbit (ceil $lim20)$again"
+	# rate_ok: 1 pass, 0 fail, "short" judged after htb (see below)
+	if ! awk -v a="$r20" -v l="$lim20" -v p=$TOL 'BEGIN { exit !(a <= l * (1 + p / 100)) }'; then
+		fail "$line" "1:20 above its ceil"
+		rate_ok=0
+	elif within "$r10" "$exp" $TOL; then
 		ok "$line"
 		rate_ok=1
+	elif awk -v a="$r10" -v e="$exp" 'BEGIN { exit !(a > e) }'; then
+		fail "$line" "1:10 above its target"
+		rate_ok=0
 	else
-		fail "$line" "$(sed 's/^/send: /' "$TMPD/send.log")"
+		rate_ok=short
 	fi
 
 	echo "# leaf: $k: mix (UDP 64..60000 B, TCP 100/9000 B writes) (t=$(up))"
-	send_bg -t 1.5 -s 64 5101,rate=3mbit
-	send_bg -t 1.5 -s 1000 5102,rate=5mbit,prio=0x10020
-	send_bg -t 1.5 -s 4000 5103,rate=5mbit
-	send_bg -t 1.5 -s 16000 5104,rate=5mbit,prio=0x10020
-	send_bg -t 1.5 -s 60000 5105,rate=5mbit
+	# 1:10 gets 13/8 of its ceil, 1:20 5/6 of its ceil plus TCP
+	send_bg -t 1.5 -s 64 5101,rate=$((CEIL_10 * 3 / 8))kbit
+	send_bg -t 1.5 -s 1000 5102,rate=$((CEIL_10 * 5 / 8))kbit,prio=0x10020
+	send_bg -t 1.5 -s 4000 5103,rate=$((CEIL_10 * 5 / 8))kbit
+	send_bg -t 1.5 -s 16000 5104,rate=$((CEIL_10 * 5 / 8))kbit,prio=0x10020
+	send_bg -t 1.5 -s 60000 5105,rate=$((CEIL_10 * 5 / 8))kbit
 	send_bg -t 1.5 -s 100 --tcp 5201,prio=0x10020
 	send_bg -t 1.5 -s 9000 --tcp 5202
 	send_wait
@@ -285,12 +325,25 @@ run_case() {
 	echo "# leaf: $k: counters (t=$(up))"
 	check_counters "$k"
 	T qdisc del dev "$DEV" root
-	# A rate miss under htbx: the same leaves under mainline htb, in the
-	# same boot, to tell htbx's shortfall from the guest's (not asserted).
-	if [ "$rate_ok" = 0 ] && [ "$ROOT" = htbx ]; then
-		ROOT=htb
-		build_tree "$k" >/dev/null 2>&1 && rerun_htb "$k"
-		ROOT=htbx
+	# 1:10 short of its target in both windows: the same leaves under
+	# mainline htb, in the same boot. htb on target: htbx's shortfall, a
+	# failure. htb short too: the guest could not carry the rate (a busy
+	# host starves plain TCG), a skip that says so, not a pass.
+	if [ "$rate_ok" = short ]; then
+		h10=
+		if [ "$ROOT" = htbx ]; then
+			ROOT=htb
+			build_tree "$k" >/dev/null 2>&1 && rerun_htb "$k"
+			ROOT=htbx
+			h10=$(rate_get "$rates" 1:10)
+		fi
+		if [ -z "$h10" ]; then
+			fail "$line"
+		elif within "$h10" "$exp" $TOL; then
+			fail "$line" "mainline htb with the same leaves in this boot: 1:10 $h10 mbit (on target)"
+		else
+			skip "$line" "not judged: mainline htb with the same leaves in this boot is short too (1:10 $h10 mbit): the guest could not carry the rate"
+		fi
 	fi
 }
 
@@ -298,12 +351,7 @@ rerun_htb() {
 	k=$1
 	echo "# leaf: $k: the bulk phase again under htb (t=$(up))"
 	rates=
-	if recv_start; then
-		send_bg -t 2.2 -s 1400 5001${FLOOD:+,rate=$FLOOD}
-		send_bg -t 2.2 -s 65507 --tcp 5002,prio=0x10020
-		rates=$(class_rates "$DEV" 1.5 0.6)
-		send_wait
-	fi
+	recv_start && bulk
 	recv_stop
 	echo "# leaf $k: under mainline htb in this boot: 1:10 UDP flood $(rate_get "$rates" 1:10) mbit, 1:20 TCP $(rate_get "$rates" 1:20) mbit"
 	T qdisc del dev "$DEV" root
