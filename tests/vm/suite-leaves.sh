@@ -35,14 +35,20 @@
 #       class's drops <= its leaf qdisc's; root drops = sum of leaf-qdisc
 #       drops (tbf: <=, it drops segments of GSO packets it split itself).
 # 1:10 short of its target in both windows reruns the bulk phase with
-# mainline htb as the root: htb on target makes it a failure, htb short
-# too a skip (the guest could not carry the rate; plain TCG on a busy
-# 2-core host does that), reported after the kind's other results.
+# mainline htb as the root: htb on target and htbx more than 10 % below
+# htb is a failure; otherwise a skip (the guest could not carry the rate:
+# plain TCG on a busy 2-core host does that), reported after the kind's
+# other results.
 # A kind the kernel lacks is a counted skip. "# leaf: KIND: PHASE" comes
 # before each step, so a crash (scripts/vm exit 125; soft lockups and RCU
 # stalls panic too, see panic_on_hang) names the kind that ran. The kinds
 # that drop or wait inside their own dequeue (cake, netem, codel, fq_codel)
 # run last.
+#
+# The suite runs as it is under --icount too (one vCPU, deterministic
+# clock): `scripts/vm --icount -- sh tests/vm/suite-leaves.sh` gives rates
+# free of host load (htbx and htb both 3.999 mbit with pfifo, cake, netem,
+# netem child, fq_codel leaves on 6.1).
 #
 # Local debugging only: TEST_LEAVES_ONLY="k1 k2" runs just those kinds,
 # TEST_LEAVES_SKIP="k1 k2" reports them as skipped, TEST_LEAVES_ROOT=htb
@@ -339,10 +345,11 @@ run_case() {
 		fi
 		if [ -z "$h10" ]; then
 			fail "$line"
-		elif within "$h10" "$exp" $TOL; then
-			fail "$line" "mainline htb with the same leaves in this boot: 1:10 $h10 mbit (on target)"
+		elif within "$h10" "$exp" $TOL &&
+		     awk -v a="$r10" -v h="$h10" -v p=$TOL 'BEGIN { exit !(a < h * (1 - p / 100)) }'; then
+			fail "$line" "mainline htb with the same leaves in this boot: 1:10 $h10 mbit (on target; htbx more than $TOL% below it)"
 		else
-			skip "$line" "not judged: mainline htb with the same leaves in this boot is short too (1:10 $h10 mbit): the guest could not carry the rate"
+			skip "$line" "not judged: mainline htb with the same leaves in this boot got 1:10 $h10 mbit (short too, or htbx within $TOL% of it): the guest could not carry the rate"
 		fi
 	fi
 }
