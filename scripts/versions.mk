@@ -16,9 +16,15 @@ KBUILD_6_12 := linux-kbuild-6.12.117+deb12
 # that gives (source version + the fragments' CONFIG_LOCALVERSION);
 # build-kernel checks it. A variant is a line like 6.1 and 6.12 everywhere
 # else (scripts/vm, tests/run-all, the Makefile, tests/modules).
+# KAPPEND_<line> is added to the kernel command line scripts/vm boots it
+# with: pci=noacpi routes PCI interrupts by the BIOS's $PIR table, not by
+# ACPI's _PRT, which the debug kernel's AML interpreter is too slow to run
+# under TCG within ACPI's 30 s loop limit (AE_AML_LOOP_TIMEOUT, 30 s lost).
 KSRC_PKG      := linux-source-6.1
 KSRC_VERSION  := 6.1.192-3
 KREL_debug    := 6.1.192-htbx-debug
 KCONF_debug   := base debug
+KAPPEND_debug := pci=noacpi
 KREL_hz100    := 6.1.192-htbx-hz100
 KCONF_hz100   := base hz100
+KAPPEND_hz100 := pci=noacpi
