@@ -234,7 +234,7 @@ warned() {
 warned "prio 8 counts as 7" 'prio (8 counts as 7|above 7 counts as 7)' \
 	'class htbx 1:10 .*prio 7 ' $C u32:PRIO=8
 warned "prio 4294967295 counts as 7" 'prio' 'class htbx 1:10 .*prio 7 ' $C u32:PRIO=4294967295
-warned "r2q 0 counts as 1" 'r2q 0 counts as 1' 'r2q 1 ' $Q u32:R2Q=0
+warned "r2q 0 counts as 1" 'r2q 0.*counts as 1' 'r2q 1 ' $Q u32:R2Q=0
 check "r2q back to 10" nl $Q u32:R2Q=10
 warned "default 0x10000: only the low 16 bits name a class" 'low 16 bits' \
 	'default 0x10000 ' $Q u32:DEFCLS=0x10000
