@@ -16,17 +16,29 @@
 # The HZ of the boot is measured (tests/vm/kernel.sh) and printed. htbx's
 # 1:10 must be 10 mbit within 1 %; mainline htb in the same boot is printed
 # beside it, and 1:20 (which should carry its whole offered 50 mbit) too.
-# Deterministic under --icount. SEED000_SCALE=S divides every rate by S
-# (default 1: the seed's own figures; set per kernel line below where the
-# guest cannot carry 60 mbit under icount).
+# 1:20 must carry its whole offered rate (within 2 %): proof that the guest
+# really offered both flows. Deterministic under --icount.
+#
+# SEED000_SCALE=S divides every rate by S. Default 1 (the seed's figures),
+# but 10 on the debug kernel: under icount its KASAN/lockdep data path
+# carries about 21 mbit in all (measured: 1:10 htbx 10.01, htb 10.00, but
+# 1:20 only 10.78 of its 50), so there the tree is 10/1/9 mbit with 5 mbit
+# offered per flow.
 
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/scenarios.sh"
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/kernel.sh"
 
-scale=${SEED000_SCALE:-1}
+case ${HTBX_KLINE:-} in
+debug)	scale=${SEED000_SCALE:-10} ;;
+*)	scale=${SEED000_SCALE:-1} ;;
+esac
 r() { awk -v m="$1" -v s="$scale" 'BEGIN { printf "%.6g\n", m / s }'; }
 R1=$(r 100) R10=$(r 10) R20=$(r 90) C20=$(r 100) OFFER=$(r 50)
+# Window: 3 s measured (10 mbit: 2600 packets); 6 s when scaled down, so that
+# one packet stays below 0.2 % of 1:10's count.
+secs=4
+[ "$scale" != 1 ] && secs=7
 
 hz=$(hz_measure 2)
 chz=$(kconfig HZ)
@@ -50,7 +62,7 @@ seed000()	# KIND
 }
 
 for kind in htbx htb; do
-	sc_try "$kind" seed000 -- 4 1 "5010,rate=${OFFER}mbit" "5020,rate=${OFFER}mbit"
+	sc_try "$kind" seed000 -- "$secs" 1 "5010,rate=${OFFER}mbit" "5020,rate=${OFFER}mbit"
 	eval "a_$kind=$(sc_mbit 5010) b_$kind=$(sc_mbit 5020)"
 	[ "${VERBOSE:-0}" = 1 ] && sc_tc -s class show dev "$SC_DEV" | sed 's/^/# /'
 done
@@ -59,6 +71,8 @@ desc="seed 000 at HZ $(hz_nearest "${hz:-0}") (measured ${hz:-?})"
 [ "$scale" != 1 ] && desc="$desc, rates /$scale"
 line="$desc: 1:10 (${R10}mbit) htbx $(sc_fmt "$a_htbx") ($(sc_err "$a_htbx" "$R10")%) | htb $(sc_fmt "$a_htb") ($(sc_err "$a_htb" "$R10")%); 1:20 (offered ${OFFER}) htbx $(sc_fmt "$b_htbx") | htb $(sc_fmt "$b_htb")"
 if sc_near "$a_htbx" "$R10" 1; then ok "$line"; else fail "$line"; fi
+line="$desc: 1:20 carries its offered ${OFFER} mbit: htbx $(sc_fmt "$b_htbx") ($(sc_err "$b_htbx" "$OFFER")%) | htb $(sc_fmt "$b_htb") ($(sc_err "$b_htb" "$OFFER")%)"
+if sc_near "$b_htbx" "$OFFER" 2; then ok "$line"; else fail "$line"; fi
 sc_tc qdisc del dev "$SC_DEV" root 2>/dev/null
 sc_fini
 exit 0
