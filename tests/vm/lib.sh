@@ -30,8 +30,10 @@ TC=/sbin/tc
 IP=/sbin/ip
 [ -x "$TC" ] || TC=$(command -v tc)
 [ -x "$IP" ] || IP=$(command -v ip)
+NSENTER=$(command -v nsenter 2>/dev/null)
 HTBX_TRAFFIC=$(command -v htbx-traffic 2>/dev/null || echo "$HTBX_TOP/tools/bin/htbx-traffic")
 HTBX_FAILED=0
+HTBX_RESULTS=0	# results reported so far (ok, fail, skip)
 HTBX_NETNS=
 HTBX_PIDS=
 HTBX_NS_SEQ=0
@@ -39,6 +41,7 @@ HTBX_NS_SEQ=0
 # ------------------------------------------------------------------ TAP
 
 ok() {
+	HTBX_RESULTS=$((HTBX_RESULTS + 1))
 	echo "ok - $*"
 }
 
@@ -47,6 +50,7 @@ fail() {
 	_d=$1
 	shift
 	echo "not ok - $_d"
+	HTBX_RESULTS=$((HTBX_RESULTS + 1))
 	HTBX_FAILED=$((HTBX_FAILED + 1))
 	for _l in "$@"; do
 		printf '%s\n' "$_l" | sed 's/^/# /'
@@ -56,6 +60,7 @@ fail() {
 
 # skip DESC REASON
 skip() {
+	HTBX_RESULTS=$((HTBX_RESULTS + 1))
 	echo "ok - $1 # SKIP $2"
 }
 
@@ -96,7 +101,21 @@ echo_cmd() {
 	"$@"
 }
 
+# in_ns NS CMD...: CMD in network namespace NS. setns(2) alone (nsenter
+# --net): `ip netns exec` also unshares a mount namespace and remounts
+# /sys, which costs 4-5x as much per call (measured in the guest: 174 vs
+# 42 ms on 6.12, 1.4 vs 0.3 s on the debug kernel). CMD sees the root
+# namespace's /sys; in_ns_sys is for what reads /sys/class/net.
 in_ns() {
+	_ns=$1
+	shift
+	if [ -n "$NSENTER" ]; then
+		echo_cmd "$NSENTER" --net="/run/netns/$_ns" "$@"
+	else
+		echo_cmd "$IP" netns exec "$_ns" "$@"
+	fi
+}
+in_ns_sys() {
 	_ns=$1
 	shift
 	echo_cmd "$IP" netns exec "$_ns" "$@"
@@ -146,8 +165,8 @@ netns_pair() {
 	in_b "$IP" addr add "$ADDR_B/24" dev "$VETH_B" || return 1
 	in_a "$IP" link set "$VETH_A" up || return 1
 	in_b "$IP" link set "$VETH_B" up || return 1
-	_mac_a=$(in_a cat "/sys/class/net/$VETH_A/address")
-	_mac_b=$(in_b cat "/sys/class/net/$VETH_B/address")
+	_mac_a=$(in_ns_sys "$NS_A" cat "/sys/class/net/$VETH_A/address")
+	_mac_b=$(in_ns_sys "$NS_B" cat "/sys/class/net/$VETH_B/address")
 	in_a "$IP" neigh replace "$ADDR_B" lladdr "$_mac_b" dev "$VETH_A" nud permanent || return 1
 	in_b "$IP" neigh replace "$ADDR_A" lladdr "$_mac_a" dev "$VETH_B" nud permanent || return 1
 	return 0
@@ -190,9 +209,9 @@ netns_leak_check() {
 port_listening() {
 	_hex=$(printf '%04X' "$2")
 	if [ "$3" = tcp ]; then
-		"$IP" netns exec "$1" cat /proc/net/tcp | awk -v p=":$_hex" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }'
+		in_ns "$1" cat /proc/net/tcp | awk -v p=":$_hex" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }'
 	else
-		"$IP" netns exec "$1" cat /proc/net/udp | awk -v p=":$_hex" '$2 ~ p"$" { f = 1 } END { exit !f }'
+		in_ns "$1" cat /proc/net/udp | awk -v p=":$_hex" '$2 ~ p"$" { f = 1 } END { exit !f }'
 	fi
 }
 

@@ -216,7 +216,7 @@ bulk() {
 	send_wait
 }
 
-tx_skbs() { in_a cat "/sys/class/net/$DEV/statistics/tx_packets"; }
+tx_skbs() { in_ns_sys "$NS_A" cat "/sys/class/net/$DEV/statistics/tx_packets"; }
 
 # ------------------------------------------------------------------ cases
 

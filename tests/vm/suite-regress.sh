@@ -137,7 +137,7 @@ fi
 if wanted blackhole; then
 	c="blackhole (netem delay 1ms, blackhole child, under 1:10)"
 	echo "# regress: blackhole: build"
-	skb0=$(in_a cat "/sys/class/net/$DEV/statistics/tx_packets")
+	skb0=$(in_ns_sys "$NS_A" cat "/sys/class/net/$DEV/statistics/tx_packets")
 	if T qdisc add dev "$DEV" root handle 1: htbx default 10 &&
 	   T class add dev "$DEV" parent 1: classid 1:10 htbx rate 10mbit burst 15k &&
 	   T qdisc add dev "$DEV" parent 1:10 handle 10: netem delay 1ms &&
@@ -150,7 +150,7 @@ if wanted blackhole; then
 		common_checks blackhole
 		sent=$(awk '/^port/ { s += $5 } END { print s + 0 }' "$TMPD/send.out")
 		set -- $(qdisc_stats "$DEV" | awk '$3 == "root"')
-		skbs=$(($(in_a cat "/sys/class/net/$DEV/statistics/tx_packets") - skb0))
+		skbs=$(($(in_ns_sys "$NS_A" cat "/sys/class/net/$DEV/statistics/tx_packets") - skb0))
 		if [ "${4:-1}" -eq 0 ] && [ "$skbs" -eq 0 ] && [ "${6:-0}" -eq "$sent" ] && [ "$sent" -gt 0 ]; then
 			ok "blackhole: nothing sent, all $sent packets the sender passed dropped"
 		else
