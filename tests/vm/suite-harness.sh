@@ -1,4 +1,5 @@
 # vm-args: --icount
+# vm-kernels: 6.12
 # SPDX-License-Identifier: GPL-2.0
 #
 # Harness self-check, independent of htbx: mainline htb on the veth pair

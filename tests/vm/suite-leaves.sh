@@ -1,4 +1,5 @@
-# vm-args: --timeout 1500
+# vm-args: --icount --timeout 1500
+# vm-args-debug: --timeout 1500
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-leaves.sh - every kind of leaf qdisc under htbx classes, each made
@@ -45,10 +46,11 @@
 # that drop or wait inside their own dequeue (cake, netem, codel, fq_codel)
 # run last.
 #
-# The suite runs as it is under --icount too (one vCPU, deterministic
-# clock): `scripts/vm --icount -- sh tests/vm/suite-leaves.sh` gives rates
-# free of host load (htbx and htb both 3.999 mbit with pfifo, cake, netem,
-# netem child, fq_codel leaves on 6.1).
+# make check runs it under --icount (one vCPU, deterministic clock) on the
+# Debian lines: rates free of host load (6.12: 148 of 148 checks, 402 s of
+# host time; plain TCG took 303 s on 6.1 but missed cake's ceil by 24 %
+# where htb in the same boot made it). The debug line runs plain TCG
+# (vm-args-debug), its rates not judged (see JUDGE_RATES).
 #
 # Local debugging only: TEST_LEAVES_ONLY="k1 k2" runs just those kinds,
 # TEST_LEAVES_SKIP="k1 k2" reports them as skipped, TEST_LEAVES_ROOT=htb
@@ -59,6 +61,17 @@
 
 KINDS="pfifo bfifo pfifo_head_drop sfq fq fq_pie pie red hhf tbf prio drr ets
 htbx htb cake netem netem_rate netem_child codel fq_codel"
+# The debug kernel (KASAN, lockdep, kmemleak: a case costs 3-4x a Debian
+# one) runs the kinds whose dequeue drops, waits or nests, and the counters
+# and drain after each; its rates are not judged (a counted skip): rates
+# are the Debian lines' and the hz100 line's business.
+JUDGE_RATES=1
+case ${HTBX_KLINE:-} in
+debug)
+	KINDS=${TEST_LEAVES_DEBUG_KINDS:-"pfifo sfq fq tbf htbx cake netem netem_child codel fq_codel"}
+	JUDGE_RATES=0
+	;;
+esac
 
 panic_on_hang
 TMPD=/tmp/htbx-leaves.$$
@@ -274,7 +287,8 @@ run_case() {
 	again=
 	# Short of the target only (not over it): a stalled vCPU on a busy
 	# host loses time no shaper can make up; one more window decides.
-	if ! within "$r10" "$exp" $TOL && awk -v a="$r10" -v e="$exp" 'BEGIN { exit !(a < e) }'; then
+	if [ $JUDGE_RATES = 1 ] && ! within "$r10" "$exp" $TOL &&
+	   awk -v a="$r10" -v e="$exp" 'BEGIN { exit !(a < e) }'; then
 		echo "# leaf: $k: 1:10 at $r10 mbit: a second window (t=$(up))"
 		bulk
 		again=" (second window; the first: 1:10 $r10, 1:20 $r20)"
@@ -286,7 +300,10 @@ run_case() {
 	fi
 	line="leaf $k: bulk: 1:10 UDP flood $r10 mbit ($what $exp, $(sc_err_pct "$r10" "$exp")%, ±$TOL%); 1:20 TCP $r20 mbit (ceil $lim20)$again"
 	# rate_ok: 1 pass, 0 fail, "short" judged after htb (see below)
-	if ! awk -v a="$r20" -v l="$lim20" -v p=$TOL 'BEGIN { exit !(a <= l * (1 + p / 100)) }'; then
+	if [ $JUDGE_RATES = 0 ]; then
+		skip "$line" "rates are not judged on the $HTBX_KLINE kernel"
+		rate_ok=1
+	elif ! awk -v a="$r20" -v l="$lim20" -v p=$TOL 'BEGIN { exit !(a <= l * (1 + p / 100)) }'; then
 		fail "$line" "1:20 above its ceil"
 		rate_ok=0
 	elif within "$r10" "$exp" $TOL; then

@@ -1,4 +1,5 @@
 # vm-args: --icount
+# vm-args-debug: --timeout 1200
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-module.sh - sch_htbx.ko as a kernel module: loading, configuration

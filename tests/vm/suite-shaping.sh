@@ -1,4 +1,5 @@
 # vm-args: --icount --timeout 1500
+# vm-kernels: 6.1
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-shaping.sh - real UDP traffic through one flat class tree, htbx
