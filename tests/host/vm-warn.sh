@@ -17,12 +17,13 @@ cd "$top" || exit 1
 make -s -C "$top/tests/modules" >"$tmp/modules.log" 2>&1 ||
 	sed 's/^/# /' "$tmp/modules.log"
 
-# All boots run at once (each is mostly waiting); results are read after.
-run() {	# run NAME ARGS...: scripts/vm ARGS in the background
+# One boot at a time: run-all runs this file as one job of its pool, which
+# keeps the host at two VMs. Results are read after the last boot.
+run() {	# run NAME ARGS...: scripts/vm ARGS
 	local name=$1
 	shift
-	( "$vm" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
-	  echo $? >"$tmp/$name.rc" ) &
+	"$vm" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
+	echo $? >"$tmp/$name.rc"
 }
 rel12=$(krel 6.12)
 run status --kernel 6.1 -- sh -c 'echo hello from $HTBX_KLINE; exit 3'
@@ -33,7 +34,6 @@ done
 run hang --kernel 6.12 --timeout 25 -- sleep 1000
 [ -e "$top/build/$rel12/sch_htbx.ko" ] &&
 	run module --kernel 6.12 -- sh -c 'uname -r; modprobe sch_htbx && lsmod'
-wait
 
 # Status and output: stdout holds exactly what the command printed.
 rc=$(cat "$tmp/status.rc")
