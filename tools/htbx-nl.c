@@ -44,6 +44,7 @@
 #include <linux/pkt_sched.h>
 
 #include "../include/uapi/linux/pkt_sched_htbx.h"
+#include "nlmsg.h"
 
 #define HTBX_NL_BUFSZ	8192
 
@@ -92,17 +93,10 @@ static void __attribute__((noreturn)) htbx_nl_usage(const char *why)
 static struct nlattr *htbx_nl_put(struct htbx_nl_req *req, int type,
 				  const void *data, size_t len)
 {
-	size_t off = NLMSG_ALIGN(req->n.nlmsg_len);
-	struct nlattr *nla = (struct nlattr *)((char *)req + off);
+	struct nlattr *nla = nlmsg_put(&req->n, sizeof(*req), type, data, len);
 
-	if (off + NLA_HDRLEN + NLA_ALIGN(len) > sizeof(*req))
+	if (!nla)
 		htbx_nl_usage("request too long");
-	nla->nla_type = type;
-	nla->nla_len = NLA_HDRLEN + len;
-	if (len)
-		memcpy((char *)nla + NLA_HDRLEN, data, len);
-	memset((char *)nla + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
-	req->n.nlmsg_len = off + NLA_ALIGN(nla->nla_len);
 	return nla;
 }
 
@@ -245,40 +239,6 @@ static void htbx_nl_attr(struct htbx_nl_req *req, const char *arg)
 		htbx_nl_usage("unknown attribute TYPE");
 	}
 #undef IS
-}
-
-/* Print the extack TLVs of an NLMSG_ERROR (ack or error). */
-static void htbx_nl_extack(const struct nlmsghdr *h, const char **msg,
-			   int *offs)
-{
-	const struct nlmsgerr *e = NLMSG_DATA(h);
-	const struct nlattr *nla;
-	size_t off, end = h->nlmsg_len;
-
-	*msg = NULL;
-	*offs = -1;
-	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
-		return;
-	off = NLMSG_HDRLEN + sizeof(*e);
-	if (!(h->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
-	off = NLMSG_ALIGN(off);
-	while (off + NLA_HDRLEN <= end) {
-		nla = (const struct nlattr *)((const char *)h + off);
-		if (nla->nla_len < NLA_HDRLEN || off + nla->nla_len > end)
-			break;
-		switch (nla->nla_type & NLA_TYPE_MASK) {
-		case NLMSGERR_ATTR_MSG:
-			if (nla->nla_len > NLA_HDRLEN)
-				*msg = (const char *)nla + NLA_HDRLEN;
-			break;
-		case NLMSGERR_ATTR_OFFS:
-			if (nla->nla_len >= NLA_HDRLEN + sizeof(uint32_t))
-				*offs = *(const uint32_t *)((const char *)nla + NLA_HDRLEN);
-			break;
-		}
-		off += NLA_ALIGN(nla->nla_len);
-	}
 }
 
 int main(int argc, char **argv)
@@ -440,7 +400,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "htbx-nl: short ack\n");
 				return 1;
 			}
-			htbx_nl_extack(h, &msg, &offs);
+			nlmsg_extack(h, &msg, &offs);
 			close(fd);
 			if (!e->error) {
 				if (msg)
