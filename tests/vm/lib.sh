@@ -380,6 +380,25 @@ qdisc_stats() {
 		] | map(tostring) | join(" ")'
 }
 
+# stable_stats DEV: sets $cls (class_stats) and $qd (qdisc_stats) of DEV
+# from one quiet moment: the qdisc read before and after the classes must
+# agree (up to 30 tries 0.2 s apart). Drained queues do not stop traffic: a
+# TCP retransmission (its timer outlives the sender) can pass between two
+# dumps and would count in one and not the other. Status 1 when it never
+# became quiet (the last reads are kept).
+stable_stats() {
+	_n=0
+	while [ $_n -lt 30 ]; do
+		_q0=$(qdisc_stats "$1")
+		cls=$(class_stats "$1")
+		qd=$(qdisc_stats "$1")
+		[ "$_q0" = "$qd" ] && return 0
+		_n=$((_n + 1))
+		sleep 0.2
+	done
+	return 1
+}
+
 # tc_drained DEV: every qdisc and class on DEV has qlen 0 and backlog 0.
 tc_drained() {
 	_q=$(qdisc_stats "$1") || return 1

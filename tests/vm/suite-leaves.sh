@@ -393,8 +393,7 @@ sc_err_pct() {
 
 check_counters() {
 	k=$1
-	cls=$(class_stats "$DEV")
-	qd=$(qdisc_stats "$DEV")
+	stable_stats "$DEV" || echo "# counters of $DEV still moving after 6 s (read anyway)"
 	skbs=$(($(tx_skbs) - skb0))
 	# root qdisc: KIND HANDLE PARENT BYTES PKTS DROPS BACKLOG QLEN
 	set -- $(printf '%s\n' "$qd" | awk '$3 == "root"')
