@@ -11,6 +11,7 @@
 #   make KERNELDIR=<dir>	module for one header tree
 #   make check			unit tests, plugin tests, VM suites on every kernel line
 #				(builds the debug and hz100 kernels first, once)
+#   make fuzz-long		htbx-fuzz, 100000 operations per kernel line (HTBX_FUZZ_SEED=N)
 #   make style			checkpatch.pl over the kernel-side sources
 #   make demo			boot a VM, shape three flows with htbx and htb, print a table
 #   make install		module (modules_install + depmod) and q_htbx.so, honours DESTDIR
@@ -60,7 +61,7 @@ endif
 MODULE_SRCS := Kbuild sch_htbx.c sch_htbx_main.c htbx_core.c htbx_core.h psched_clock.h \
 	       compat include
 
-.PHONY: all setup module tc tools check unit style demo install install-module install-tc \
+.PHONY: all setup module tc tools check unit style demo install install-module install-tc fuzz-long \
 	dkms-install dkms-uninstall clean distclean kernels built-kernels help
 
 all: module tc tools
@@ -114,6 +115,13 @@ check: setup
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) $(MAKEFLAGS_SUB) -C tests/modules
 	$(Q)$(TOP)/tests/run-all
+
+# The fuzzer's long run: the fuzz suite with 100000 operations (seed 2 unless
+# HTBX_FUZZ_SEED is set) on 6.1, 6.12 and debug. Its last result is in README.md.
+fuzz-long: setup
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)HTBX_FUZZ_OPS=100000 HTBX_FUZZ_SEED=$${HTBX_FUZZ_SEED:-2} HTBX_CHECK_BUDGET=40000 HTBX_VM_TIMEOUT=3600 \
+		$(TOP)/tests/run-all -s fuzz
 
 demo: setup
 	$(Q)$(MAKE) --no-print-directory all

@@ -1,0 +1,51 @@
+# vm-args:
+# vm-kernels: 6.1 6.12 debug
+# SPDX-License-Identifier: GPL-2.0
+#
+# suite-fuzz.sh - tools/bin/htbx-fuzz on this kernel: a seeded run of
+# HTBX_FUZZ_OPS operations (default 10000; valid and mutated qdisc, class and
+# filter requests, leaf grafts of ten kinds, device down/up, each round's
+# namespace deleted with its trees inside, all under traffic), its
+# invariants checked from dumps (see tools/htbx-fuzz.c). Then sch_htbx must
+# unload: no qdisc or class outlives its namespace. On the debug kernel the
+# boot's detectors (KASAN, lockdep, kmemleak scanned after the command)
+# judge the same run.
+#
+# HTBX_FUZZ_SEED=N picks the seed (default 1: make check sends the same requests
+# every run; the seed is printed with every result). The long run
+# (make fuzz-long: 100000 operations per kernel) is this suite with
+# HTBX_FUZZ_OPS=100000 and another seed.
+
+. "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
+
+FUZZ=$HTBX_TOP/tools/bin/htbx-fuzz
+seed=${HTBX_FUZZ_SEED:-1}
+ops=${HTBX_FUZZ_OPS:-10000}
+
+if [ ! -x "$FUZZ" ]; then
+	fail "htbx-fuzz is built" "missing: $FUZZ (make tools)"
+	exit 0
+fi
+modprobe dummy 2>/dev/null
+modprobe sch_htbx || { fail "modprobe sch_htbx"; exit 0; }
+for m in sch_sfq sch_fq_codel sch_codel sch_fq sch_pie sch_hhf sch_prio \
+	 cls_matchall; do
+	modprobe "$m" 2>/dev/null
+done
+
+echo "# htbx-fuzz -s $seed -n $ops on $(uname -r)"
+t0=$(cut -d' ' -f1 /proc/uptime)
+"$FUZZ" -s "$seed" -n "$ops"
+rc=$?
+t1=$(cut -d' ' -f1 /proc/uptime)
+echo "# htbx-fuzz: exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
+[ $rc -le 1 ] || fail "htbx-fuzz ran to its end" "exit $rc"
+
+# Namespaces go in a workqueue after their last process: poll.
+unload() { rmmod sch_htbx 2>/dev/null; }
+if wait_until 30 unload; then
+	ok "sch_htbx unloads after the fuzz run (every namespace's trees gone)"
+else
+	fail "sch_htbx unloads after the fuzz run" "$(lsmod | grep htbx)"
+fi
+exit 0
