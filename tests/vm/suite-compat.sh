@@ -1,5 +1,5 @@
 # vm-args: --icount --timeout 2400
-# vm-kernels: 6.12
+# vm-kernels: 6.1 6.12
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-compat.sh - htbx as a drop-in for htb. The same command sequences
@@ -57,6 +57,17 @@ mkdir -p "$W"
 TC61=$TC
 TC615=$HTBX_TOP/build/tc-trixie/tc
 [ -x "$TC615" ] || TC615=
+# trixie's tc, loader and libraries copied into the guest's RAM: run from
+# the 9p share, every exec read them through it (most of this suite's time).
+if [ -n "$TC615" ]; then
+	cp -a "$HTBX_TOP/build/tc-trixie/root" "$W/tc615" || exit 1
+	_r=$W/tc615
+	printf '#!/bin/sh\nexec %s --library-path %s %s "$@"\n' \
+		"$_r/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" \
+		"$_r/usr/lib/x86_64-linux-gnu:$_r/usr/lib" "$_r/usr/sbin/tc" >"$W/tc615.sh"
+	chmod +x "$W/tc615.sh"
+	TC615=$W/tc615.sh
+fi
 FQ=$HTBX_TOP/build/fireqos
 
 for m in sch_htbx sch_htb dummy veth sch_sfq sch_pfifo cls_u32 cls_matchall; do
