@@ -1,4 +1,5 @@
 # vm-args: --icount --timeout 1500
+# vm-kernels: 6.12
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-live.sh - changes under saturating traffic, htbx and mainline htb:
