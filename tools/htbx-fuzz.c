@@ -362,7 +362,6 @@ static void *fz_sender(void *arg)
 	int fd, i, prio;
 	size_t len;
 
-	(void)arg;
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return NULL;
