@@ -16,6 +16,7 @@
 #   make demo			boot a VM, shape three flows with htbx and htb, print a table
 #   make install		module (modules_install + depmod) and q_htbx.so, honours DESTDIR
 #   make dkms-install		sources into /usr/src/sch_htbx-$(VERSION) and dkms add
+#   make deb			Debian packages sch-htbx-dkms and tc-htbx into build/deb/
 #   make clean / distclean	build output / also the kernel cache
 #
 # Quiet unless V=1.
@@ -61,7 +62,7 @@ endif
 MODULE_SRCS := Kbuild sch_htbx.c sch_htbx_main.c htbx_core.c htbx_core.h psched_clock.h \
 	       compat include
 
-.PHONY: all setup module tc tools check unit style demo install install-module install-tc fuzz-long \
+.PHONY: all setup module tc tools check unit style demo install install-module install-tc fuzz-long deb \
 	dkms-install dkms-uninstall clean distclean kernels built-kernels help
 
 all: module tc tools
@@ -122,6 +123,9 @@ fuzz-long: setup
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)HTBX_FUZZ_OPS=100000 HTBX_FUZZ_SEED=$${HTBX_FUZZ_SEED:-2} HTBX_CHECK_BUDGET=40000 HTBX_VM_TIMEOUT=3600 \
 		$(TOP)/tests/run-all -s fuzz
+
+deb:
+	$(Q)$(TOP)/scripts/make-deb
 
 demo: setup
 	$(Q)$(MAKE) --no-print-directory all
