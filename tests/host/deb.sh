@@ -118,5 +118,120 @@ for line in $(scripts/kline list); do
 	fi
 done
 
+# ------------------------------------------------------------------
+# Installed with apt in a bookworm build root (scripts/buildroot: dkms,
+# iproute2 and the 6.1 line's headers; the 6.12 line's headers fetched,
+# not installed), on a throw-away overlay of it: apt install ./*.deb
+# builds the module through dkms; installing the 6.12 headers builds it
+# for that kernel too (dkms's autoinstall hook); the installed files work
+# in a VM of each kernel; apt remove leaves nothing of either package.
+var() { sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" scripts/versions.mk; }
+k1=$(var KREL_6_1) k2=$(var KREL_6_12)
+if ! root=$(scripts/buildroot bookworm --install dkms iproute2 "linux-headers-$k1" \
+		--download "linux-headers-$k2" 2>"$tmp/br"); then
+	fail "bookworm build root (scripts/buildroot)" "$(cat "$tmp/br")"
+	echo "1..$n"
+	exit 1
+fi
+inst=$top/tests/out/deb-install
+rm -rf "$inst"
+mkdir -p "$inst"
+cp build/deb/sch-htbx-dkms_"$ver"_all.deb "$tc_deb" "$tmp/"
+w=$tmp/ov
+mkdir -p "$w"
+cat >"$tmp/steps.sh" <<EOF
+# each step's result as "STEP rc" in /x/results; files into /x/out
+export DEBIAN_FRONTEND=noninteractive
+mkdir -p /x/out
+r() { echo "\$1 \$2" >>/x/results; }
+cd /x
+# A chroot boots nothing: no initramfs for the kernel the headers pull in.
+dpkg-divert --local --rename --add /usr/sbin/update-initramfs >/dev/null &&
+	ln -s /bin/true /usr/sbin/update-initramfs
+apt-get install -y /x/sch-htbx-dkms_${ver}_all.deb /x/$(basename "$tc_deb") >/x/apt-install.log 2>&1
+r install \$?
+dkms status >/x/dkms-status-1 2>&1
+for k in $k1; do
+	f=\$(find /lib/modules/\$k -name 'sch_htbx.ko*' | head -n 1)
+	[ -n "\$f" ] && mkdir -p /x/out/\$k && cp "\$f" /x/out/\$k/
+done
+cp /usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/tc/q_htbx.so /x/out/ 2>/dev/null
+apt-get install -y --no-download --no-install-recommends linux-headers-$k2 >/x/apt-headers.log 2>&1
+r headers \$?
+dkms status >/x/dkms-status-2 2>&1
+for k in $k2; do
+	f=\$(find /lib/modules/\$k -name 'sch_htbx.ko*' | head -n 1)
+	[ -n "\$f" ] && mkdir -p /x/out/\$k && cp "\$f" /x/out/\$k/
+done
+apt-get remove -y sch-htbx-dkms tc-htbx >/x/apt-remove.log 2>&1
+r remove \$?
+{ ls -d /usr/src/sch_htbx* /var/lib/dkms/sch_htbx 2>/dev/null
+  find /lib/modules /usr/lib/*/tc -name 'sch_htbx.ko*' -o -name 'q_htbx.so' 2>/dev/null
+  dpkg -l sch-htbx-dkms tc-htbx 2>/dev/null | grep '^[ir]i'; } >/x/left
+r left \$(wc -l </x/left)
+EOF
+: >"$tmp/results"
+unshare --mount --propagation private bash -c '
+	set -e
+	w=$1 root=$2 tmp=$3
+	mount -t tmpfs tmpfs "$w"
+	mkdir "$w/up" "$w/work" "$w/m"
+	mount -t overlay overlay -o "lowerdir=$root,upperdir=$w/up,workdir=$w/work" "$w/m"
+	mount -t proc proc "$w/m/proc"
+	mount --rbind /dev "$w/m/dev"
+	mkdir -p "$w/m/x"
+	mount --bind "$tmp" "$w/m/x"
+	chroot "$w/m" /bin/sh /x/steps.sh
+' _ "$w" "$root" "$tmp" >"$tmp/steps.log" 2>&1
+res() { awk -v s="$1" '$1 == s { print $2 }' "$tmp/results"; }
+if [ "$(res install)" = 0 ] && grep -q "sch_htbx/$ver, $k1, .*installed" "$tmp/dkms-status-1"; then
+	ok "bookworm: apt install ./*.deb builds and installs sch_htbx $ver for $k1 through dkms"
+else
+	fail "bookworm: apt install ./*.deb builds through dkms" "$(tail -n 25 "$tmp/apt-install.log" 2>/dev/null)" \
+		"$(cat "$tmp/dkms-status-1" "$tmp/steps.log" 2>/dev/null)"
+fi
+if [ "$(res headers)" = 0 ] && grep -q "sch_htbx/$ver, $k2, .*installed" "$tmp/dkms-status-2"; then
+	ok "bookworm: installing $k2's headers builds it for $k2 too (autoinstall)"
+else
+	fail "bookworm: a second kernel's headers: autoinstall" "$(tail -n 25 "$tmp/apt-headers.log" 2>/dev/null)" \
+		"$(cat "$tmp/dkms-status-2" 2>/dev/null)"
+fi
+if [ "$(res remove)" = 0 ] && [ "$(res left)" = 0 ]; then
+	ok "bookworm: apt remove leaves nothing (no sources, dkms tree, module or plugin)"
+else
+	fail "bookworm: apt remove leaves nothing" "$(cat "$tmp/left" 2>/dev/null)" \
+		"$(tail -n 20 "$tmp/apt-remove.log" 2>/dev/null)"
+fi
+
+# The installed module and plugin, in a VM of each kernel: the guest's own
+# sch_htbx.ko and q_htbx.so (from this checkout) are replaced by them.
+cp -a "$tmp/out/." "$inst/" 2>/dev/null
+for line in 6.1 6.12; do
+	krel=$(scripts/kline krel "$line")
+	# (dkms compresses it as the kernel's own modules are: .ko.xz on 6.12)
+	if ! ls "$inst/$krel/"sch_htbx.ko* >/dev/null 2>&1 || [ ! -e "$inst/q_htbx.so" ]; then
+		fail "[$line] the installed module and plugin in a VM" "nothing installed for $krel"
+		continue
+	fi
+	o=$(scripts/vm --kernel "$line" --timeout 300 -- sh -c '
+		ma=x86_64-linux-gnu
+		find /lib/modules -name "sch_htbx.ko*" -delete
+		mkdir -p /lib/modules/$HTBX_KREL/updates/dkms
+		cp tests/out/deb-install/$HTBX_KREL/sch_htbx.ko* /lib/modules/$HTBX_KREL/updates/dkms/
+		cp tests/out/deb-install/q_htbx.so /usr/lib/$ma/tc/q_htbx.so
+		depmod -a && modprobe sch_htbx || exit 1
+		echo "version $(cat /sys/module/sch_htbx/version)"
+		tc qdisc add dev lo root handle 1: htbx default 10 &&
+		tc class add dev lo parent 1: classid 1:10 htbx rate 1mbit ceil 2mbit &&
+		tc class show dev lo && tc qdisc del dev lo root && rmmod sch_htbx' 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] && printf '%s\n' "$o" | grep -qx "version $ver" &&
+	   printf '%s\n' "$o" | grep -q 'class htbx 1:10 root prio 0 rate 1Mbit ceil 2Mbit'; then
+		ok "[$line] the dkms-built module (version $ver) and the packaged plugin: modprobe, tc qdisc/class add ... htbx"
+	else
+		fail "[$line] the installed module and plugin in a VM (vm exit $rc)" "$o"
+	fi
+done
+
 echo "1..$n"
 [ $bad -eq 0 ]
