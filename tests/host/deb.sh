@@ -120,14 +120,15 @@ done
 
 # ------------------------------------------------------------------
 # Installed with apt in a bookworm build root (scripts/buildroot: dkms,
-# iproute2 and the 6.1 line's headers; the 6.12 line's headers fetched,
-# not installed), on a throw-away overlay of it: apt install ./*.deb
-# builds the module through dkms; installing the 6.12 headers builds it
+# iproute2, openssl and the 6.1 line's headers; the 6.12 line's headers
+# fetched, not installed), on a throw-away overlay of it: apt install
+# ./*.deb builds the module through dkms, signed with dkms's MOK key (the
+# key Secure Boot users enroll); installing the 6.12 headers builds it
 # for that kernel too (dkms's autoinstall hook); the installed files work
 # in a VM of each kernel; apt remove leaves nothing of either package.
 var() { sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" scripts/versions.mk; }
 k1=$(var KREL_6_1) k2=$(var KREL_6_12)
-if ! root=$(scripts/buildroot bookworm --install dkms iproute2 "linux-headers-$k1" \
+if ! root=$(scripts/buildroot bookworm --install dkms iproute2 openssl "linux-headers-$k1" \
 		--download "linux-headers-$k2" 2>"$tmp/br"); then
 	fail "bookworm build root (scripts/buildroot)" "$(cat "$tmp/br")"
 	echo "1..$n"
@@ -151,6 +152,7 @@ dpkg-divert --local --rename --add /usr/sbin/update-initramfs >/dev/null &&
 apt-get install -y /x/sch-htbx-dkms_${ver}_all.deb /x/$(basename "$tc_deb") >/x/apt-install.log 2>&1
 r install \$?
 dkms status >/x/dkms-status-1 2>&1
+[ -f /var/lib/dkms/mok.pub ] && cp /var/lib/dkms/mok.pub /x/out/
 for k in $k1; do
 	f=\$(find /lib/modules/\$k -name 'sch_htbx.ko*' | head -n 1)
 	[ -n "\$f" ] && mkdir -p /x/out/\$k && cp "\$f" /x/out/\$k/
@@ -189,6 +191,13 @@ if [ "$(res install)" = 0 ] && grep -q "sch_htbx/$ver, $k1, .*installed" "$tmp/d
 else
 	fail "bookworm: apt install ./*.deb builds through dkms" "$(tail -n 25 "$tmp/apt-install.log" 2>/dev/null)" \
 		"$(cat "$tmp/dkms-status-1" "$tmp/steps.log" 2>/dev/null)"
+fi
+ko1=$(ls "$tmp/out/$k1/"sch_htbx.ko* 2>/dev/null | head -n 1)
+signer=$([ -n "$ko1" ] && modinfo -F signer "$ko1" 2>/dev/null)
+if [ "$signer" = "DKMS module signing key" ] && [ -s "$tmp/out/mok.pub" ]; then
+	ok "bookworm: dkms signed it with its MOK key (signer \"$signer\"; /var/lib/dkms/mok.pub to enroll)"
+else
+	fail "bookworm: dkms signs the module" "signer: '$signer'" "$(ls -la "$tmp/out" 2>&1)"
 fi
 if [ "$(res headers)" = 0 ] && grep -q "sch_htbx/$ver, $k2, .*installed" "$tmp/dkms-status-2"; then
 	ok "bookworm: installing $k2's headers builds it for $k2 too (autoinstall)"
