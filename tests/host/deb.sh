@@ -126,8 +126,7 @@ done
 # key Secure Boot users enroll); installing the 6.12 headers builds it
 # for that kernel too (dkms's autoinstall hook); the installed files work
 # in a VM of each kernel; apt remove leaves nothing of either package.
-var() { sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" scripts/versions.mk; }
-k1=$(var KREL_6_1) k2=$(var KREL_6_12)
+k1=$(scripts/kline krel 6.1) k2=$(scripts/kline krel 6.12)
 if ! root=$(scripts/buildroot bookworm --install dkms iproute2 openssl "linux-headers-$k1" \
 		--download "linux-headers-$k2" 2>"$tmp/br"); then
 	fail "bookworm build root (scripts/buildroot)" "$(cat "$tmp/br")"
@@ -145,6 +144,11 @@ cat >"$tmp/steps.sh" <<EOF
 export DEBIAN_FRONTEND=noninteractive
 mkdir -p /x/out
 r() { echo "\$1 \$2" >>/x/results; }
+# grab KREL: the module dkms installed for KREL, into /x/out/KREL/
+grab() {
+	f=\$(find /lib/modules/\$1 -name 'sch_htbx.ko*' | head -n 1)
+	[ -n "\$f" ] && mkdir -p /x/out/\$1 && cp "\$f" /x/out/\$1/
+}
 cd /x
 # A chroot boots nothing: no initramfs for the kernel the headers pull in.
 dpkg-divert --local --rename --add /usr/sbin/update-initramfs >/dev/null &&
@@ -153,18 +157,12 @@ apt-get install -y /x/sch-htbx-dkms_${ver}_all.deb /x/$(basename "$tc_deb") >/x/
 r install \$?
 dkms status >/x/dkms-status-1 2>&1
 [ -f /var/lib/dkms/mok.pub ] && cp /var/lib/dkms/mok.pub /x/out/
-for k in $k1; do
-	f=\$(find /lib/modules/\$k -name 'sch_htbx.ko*' | head -n 1)
-	[ -n "\$f" ] && mkdir -p /x/out/\$k && cp "\$f" /x/out/\$k/
-done
+grab $k1
 cp /usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/tc/q_htbx.so /x/out/ 2>/dev/null
 apt-get install -y --no-download --no-install-recommends linux-headers-$k2 >/x/apt-headers.log 2>&1
 r headers \$?
 dkms status >/x/dkms-status-2 2>&1
-for k in $k2; do
-	f=\$(find /lib/modules/\$k -name 'sch_htbx.ko*' | head -n 1)
-	[ -n "\$f" ] && mkdir -p /x/out/\$k && cp "\$f" /x/out/\$k/
-done
+grab $k2
 apt-get remove -y sch-htbx-dkms tc-htbx >/x/apt-remove.log 2>&1
 r remove \$?
 { ls -d /usr/src/sch_htbx* /var/lib/dkms/sch_htbx 2>/dev/null
