@@ -4,8 +4,8 @@
 # Kbuild, the tc plugin by tc/Makefile, the guest tools by tools/Makefile,
 # the unit tests by tests/unit/Makefile.
 #
-#   make			module for both pinned Debian kernels (and the built ones,
-#				once built) + tc plugin + tools
+#   make			module for every Debian kernel line of scripts/versions.mk
+#				(and the built ones, once built) + tc plugin + tools
 #   make built-kernels		build the debug and hz100 kernels from source (cached)
 #   make KVER=<release>		module for one kernel (cache or /lib/modules/<release>/build)
 #   make KERNELDIR=<dir>	module for one header tree
@@ -30,7 +30,8 @@ VERSION		:= $(shell git -C $(TOP) describe --always --dirty 2>/dev/null || echo 
 PREFIX		?= /usr
 DESTDIR		?=
 DEPMOD		?= depmod
-LINES		?= 6.1 6.12
+# The Debian lines of versions.mk (KBUILD_<key>; "6_12" is line 6.12).
+LINES		?= $(sort $(subst _,.,$(patsubst KBUILD_%,%,$(filter KBUILD_%,$(.VARIABLES)))))
 
 ifeq ($(V),1)
 Q :=
@@ -91,7 +92,7 @@ module: $(if $(KERNELDIR)$(KVER),,kernels)
 		out=$(TOP)/build/$$rel; mkdir -p $$out; \
 		for f in $(MODULE_SRCS); do ln -sfn $(TOP)/$$f $$out/$$f; done; \
 		echo "  MODULE  build/$$rel/sch_htbx.ko"; \
-		$(MAKE) $(MAKEFLAGS_SUB) -C $$kd M=$$out HTBX_VERSION=$(VERSION) \
+		$(TOP)/scripts/kmake $$kd $(MAKEFLAGS_SUB) M=$$out HTBX_VERSION=$(VERSION) \
 			$(call nobtf_of,$$kd) $(if $(V),V=$(V)) modules; \
 	done
 

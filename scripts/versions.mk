@@ -1,13 +1,26 @@
-# Pinned Debian 12 (bookworm) kernels the module is built and tested against.
+# The Debian kernels the module is built and tested against, one line each.
 # One place only: scripts/*, the Makefile and the tests read these names.
-# To move to a newer ABI, change the two lines below and run `make check`.
+# To move a line to a newer ABI, change its KREL/KBUILD and run `make check`.
 #
+# A line's name is its key with "." for "_" (KREL_6_12 -> 6.12).
 # KREL_<line> is the kernel release (uname -r); KBUILD_<line> names the
-# linux-kbuild package the headers need beside them.
-KREL_6_1   := 6.1.0-57-amd64
-KBUILD_6_1 := linux-kbuild-6.1
-KREL_6_12   := 6.12.117+deb12-amd64
-KBUILD_6_12 := linux-kbuild-6.12.117+deb12
+# linux-kbuild package the headers need beside them; SUITE_<line> the
+# Debian suite both come from (default bookworm, the host's own; others
+# through scripts/apt-suite). A line of another suite builds the module in
+# a build root of that suite (scripts/kmake: its gcc, binutils, pahole and
+# glibc), as that suite's DKMS would.
+KREL_6_1      := 6.1.0-57-amd64
+KBUILD_6_1    := linux-kbuild-6.1
+KREL_6_12     := 6.12.117+deb12-amd64
+KBUILD_6_12   := linux-kbuild-6.12.117+deb12
+# Debian 13 (trixie), stable
+KREL_trixie   := 6.12.117+deb13-amd64
+KBUILD_trixie := linux-kbuild-6.12.117+deb13
+SUITE_trixie  := trixie
+# trixie-backports, the newest 7.x (7.x packaging: linux-binary/modules/base)
+KREL_7_3      := 7.3.4+deb13-amd64
+KBUILD_7_3    := linux-kbuild-7.3.4+deb13
+SUITE_7_3     := trixie-backports
 
 # Kernels built from source by scripts/build-kernel, booted as
 # `scripts/vm --kernel <variant>`: Debian 12's own linux-source-6.1 at a
