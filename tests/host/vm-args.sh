@@ -23,7 +23,7 @@ bad "no arguments"
 bad "no --"			true
 bad "-- without a command"	--
 bad "unknown option"		--frobnicate -- true
-bad "unknown kernel"		--kernel 5.10 -- true
+bad "unknown kernel"		--kernel 4.9 -- true
 bad "--kernel without value"	--kernel
 bad "non-numeric --timeout"	--timeout soon -- true
 bad "zero --timeout"		--timeout 0 -- true

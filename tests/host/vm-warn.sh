@@ -3,7 +3,8 @@
 #
 # scripts/vm reports what happened in the guest: the command's exit status
 # and clean output, a kernel WARN (panic_on_warn) as a failure with the
-# WARNING shown, a hang as exit 124, and the real module on 6.12.
+# WARNING shown (on every Debian line), a hang as exit 124, and the real
+# module on 6.12.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/scripts/vm
 krel() { sed -n "s/^KREL_${1//./_}[[:space:]]*:=[[:space:]]*//p" "$top/scripts/versions.mk"; }
@@ -27,7 +28,7 @@ run() {	# run NAME ARGS...: scripts/vm ARGS
 }
 rel12=$(krel 6.12)
 run status --kernel 6.1 -- sh -c 'echo hello from $HTBX_KLINE; exit 3'
-for line in 6.1 6.12; do
+for line in $(scripts/kline list debian); do
 	[ -e "$top/build/$(krel "$line")/tests/modules/htbx_warn.ko" ] &&
 		run "warn$line" --kernel "$line" -- sh -c 'modprobe htbx_warn; echo survived'
 done
@@ -45,7 +46,7 @@ else
 fi
 
 # A WARN_ON(1) in a module's init must fail the run and show the WARNING.
-for line in 6.1 6.12; do
+for line in $(scripts/kline list debian); do
 	ko=$top/build/$(krel "$line")/tests/modules/htbx_warn.ko
 	if [ ! -e "$ko" ]; then
 		echo "not ok - [$line] WARN fails the run: $ko not built (make -C tests/modules)"

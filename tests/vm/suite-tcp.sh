@@ -1,4 +1,5 @@
 # vm-args: --icount --timeout 1500
+# vm-kernels: 6.12 7.3
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-tcp.sh - one bulk TCP flow (GSO: veth has TSO on) through one class

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh - sch_htbx.ko built from scratch for every kernel line of
+# scripts/versions.mk, each with its own toolchain (scripts/kmake: bookworm
+# lines on this host, other suites' lines in a build root of that suite):
+# the build succeeds, prints no warning, and its vermagic is the line's
+# release. Lines whose kernel is not in the cache yet are fetched (Debian)
+# or reported as SKIP (built from source: `make built-kernels`).
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+cache=$(scripts/cachedir)
+work=$top/build/.check-build.$$
+trap 'rm -rf "$work"' EXIT
+
+srcs="Kbuild sch_htbx.c sch_htbx_main.c htbx_core.c htbx_core.h psched_clock.h compat include"
+for line in $(scripts/kline list); do
+	rel=$(scripts/kline krel "$line")
+	if [ "$(scripts/kline kind "$line")" = debian ]; then
+		scripts/kline ensure "$line" >/dev/null 2>&1
+	fi
+	kd=$cache/kernels/$rel/root/usr/src/linux-headers-$rel
+	if [ ! -e "$cache/kernels/$rel/.complete" ] || [ ! -d "$kd" ]; then
+		echo "ok - build: [$line] $rel # SKIP kernel not in the cache (make built-kernels)"
+		continue
+	fi
+	out=$work/$rel
+	mkdir -p "$out"
+	for f in $srcs; do ln -s "$top/$f" "$out/$f"; done
+	nobtf=
+	[ -e "$kd/vmlinux" ] || nobtf=CONFIG_DEBUG_INFO_BTF_MODULES=
+	t0=$(date +%s)
+	scripts/kmake "$kd" -s M="$out" $nobtf modules >"$out/build.log" 2>&1
+	rc=$?
+	t=$(($(date +%s) - t0))
+	warn=$(grep -c -i 'warning' "$out/build.log")
+	vm=$(modinfo -F vermagic "$out/sch_htbx.ko" 2>/dev/null | cut -d' ' -f1)
+	desc="build: [$line] sch_htbx.ko for $rel ($(scripts/kline suite "$line") toolchain, $t s)"
+	if [ $rc -eq 0 ] && [ "$warn" = 0 ] && [ "$vm" = "$rel" ]; then
+		echo "ok - $desc, no warning, vermagic $vm"
+	else
+		echo "not ok - $desc: exit $rc, $warn warning line(s), vermagic '$vm'"
+		sed 's/^/# /' "$out/build.log" | tail -n 30
+	fi
+done
