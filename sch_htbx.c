@@ -1104,6 +1104,7 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 	htbx_destroy_class(sch, cl);
 	return 0;
 }
+HTBX_CLASS_DELETE(htbx_delete)
 
 /* ---- leaves, filters ---- */
 
@@ -1428,7 +1429,7 @@ static const struct Qdisc_class_ops htbx_class_ops = {
 	.qlen_notify	=	htbx_qlen_notify,
 	.find		=	htbx_search,
 	.change		=	htbx_change_class,
-	.delete		=	htbx_delete,
+	.delete		=	htbx_class_delete_op(htbx_delete),
 	.walk		=	htbx_walk,
 	.tcf_block	=	htbx_tcf_block,
 	.bind_tcf	=	htbx_bind_filter,
