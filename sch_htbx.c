@@ -940,7 +940,8 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 	}
 	if (rate_est) {
 		err = gen_replace_estimator(&cl->bstats, NULL, &cl->rate_est,
-					    NULL, true, rate_est);
+					    NULL, htbx_stats_running(sch),
+					    rate_est);
 		if (err) {
 			NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
 			return err;
@@ -993,7 +994,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 		goto err_free;
 	if (rate_est) {
 		err = gen_new_estimator(&cl->bstats, NULL, &cl->rate_est, NULL,
-					true, rate_est);
+					htbx_stats_running(sch), rate_est);
 		if (err) {
 			NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
 			goto err_block;
@@ -1234,7 +1235,8 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	memset(&xs, 0, sizeof(xs));
 	htbx_cls_xstats(&cl->cls, &xs);
 
-	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
+	if (gnet_stats_copy_basic(d, NULL, &cl->bstats,
+				  htbx_stats_running(sch)) < 0 ||
 	    gnet_stats_copy_rate_est(d, &cl->rate_est) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)
 		return -1;

@@ -59,6 +59,40 @@
 #endif
 
 /*
+ * 5.16: struct gnet_stats_basic_sync, a u64_stats-protected byte/packet
+ * count, and a bool @running for gen_new_estimator(),
+ * gen_replace_estimator() and gnet_stats_copy_basic(): true when the
+ * count may be updated while it is read (the reader then retries on the
+ * count's own seqcount).
+ *
+ * Before, the count is a plain struct gnet_stats_basic_packed, updated
+ * (bstats_update()) by the data path inside qdisc_run_begin()/_end() of
+ * the root qdisc, which write the root's seqcount Qdisc::running; a
+ * reader that may race with it passes that seqcount,
+ * qdisc_root_sleeping_running(), instead of true (as 5.10's sch_htb does)
+ * and retries on it. Callers pass htbx_stats_running(sch) for @running:
+ * true on newer kernels, the root's seqcount on older ones. RTNL must be
+ * held (qdisc_root_sleeping_running() asserts it); the estimator keeps
+ * the pointer, which stays valid as long as the class's qdisc, since a
+ * qdisc never moves to another root.
+ */
+#ifdef HTBX_COMPAT_HAVE_GNET_STATS_BASIC_SYNC
+#define htbx_stats_running(sch)		((void)(sch), true)
+#else
+#define gnet_stats_basic_sync		gnet_stats_basic_packed
+static inline void
+gnet_stats_basic_sync_init(struct gnet_stats_basic_packed *b)
+{
+	b->bytes = 0;
+	b->packets = 0;
+}
+#define htbx_stats_running(sch)		qdisc_root_sleeping_running(sch)
+/* the old order: (running, d, cpu, b) */
+#define gnet_stats_copy_basic(d, cpu, b, running)			\
+	((gnet_stats_copy_basic)(running, d, cpu, b))
+#endif
+
+/*
  * 5.15: tcf_classify() takes the tcf_block, for the skb extension that
  * clsact keeps the last chain in. A qdisc passes NULL, and without a
  * block the newer tcf_classify() does what the older one did.
