@@ -940,7 +940,8 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 	}
 	if (rate_est) {
 		err = gen_replace_estimator(&cl->bstats, NULL, &cl->rate_est,
-					    NULL, true, rate_est);
+					    NULL, htbx_stats_running(sch),
+					    rate_est);
 		if (err) {
 			NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
 			return err;
@@ -993,7 +994,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 		goto err_free;
 	if (rate_est) {
 		err = gen_new_estimator(&cl->bstats, NULL, &cl->rate_est, NULL,
-					true, rate_est);
+					htbx_stats_running(sch), rate_est);
 		if (err) {
 			NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
 			goto err_block;
@@ -1104,6 +1105,7 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 	htbx_destroy_class(sch, cl);
 	return 0;
 }
+HTBX_CLASS_DELETE(htbx_delete)
 
 /* ---- leaves, filters ---- */
 
@@ -1233,7 +1235,8 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	memset(&xs, 0, sizeof(xs));
 	htbx_cls_xstats(&cl->cls, &xs);
 
-	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
+	if (gnet_stats_copy_basic(d, NULL, &cl->bstats,
+				  htbx_stats_running(sch)) < 0 ||
 	    gnet_stats_copy_rate_est(d, &cl->rate_est) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)
 		return -1;
@@ -1428,7 +1431,7 @@ static const struct Qdisc_class_ops htbx_class_ops = {
 	.qlen_notify	=	htbx_qlen_notify,
 	.find		=	htbx_search,
 	.change		=	htbx_change_class,
-	.delete		=	htbx_delete,
+	.delete		=	htbx_class_delete_op(htbx_delete),
 	.walk		=	htbx_walk,
 	.tcf_block	=	htbx_tcf_block,
 	.bind_tcf	=	htbx_bind_filter,

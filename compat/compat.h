@@ -15,6 +15,8 @@
 #include <linux/netlink.h>
 #include <linux/kernel.h>
 #include <net/pkt_sched.h>
+#include <net/pkt_cls.h>
+#include <net/gen_stats.h>
 
 /* 6.9: MODULE_ALIAS_NET_SCH() -> alias "net-sch-<kind>" for autoloading */
 #ifndef HTBX_COMPAT_HAVE_MODULE_ALIAS_NET_SCH
@@ -54,6 +56,87 @@
 #define qdisc_class_put(clc)		\
 	((void)(WARN_ON_ONCE(!htbx_compat_filter_cnt(clc)) ||	\
 		htbx_compat_filter_cnt(clc)--))
+#endif
+
+/*
+ * 5.16: struct gnet_stats_basic_sync, a u64_stats-protected byte/packet
+ * count, and a bool @running for gen_new_estimator(),
+ * gen_replace_estimator() and gnet_stats_copy_basic(): true when the
+ * count may be updated while it is read (the reader then retries on the
+ * count's own seqcount).
+ *
+ * Before, the count is a plain struct gnet_stats_basic_packed, updated
+ * (bstats_update()) by the data path inside qdisc_run_begin()/_end() of
+ * the root qdisc, which write the root's seqcount Qdisc::running; a
+ * reader that may race with it passes that seqcount,
+ * qdisc_root_sleeping_running(), instead of true (as 5.10's sch_htb does)
+ * and retries on it. Callers pass htbx_stats_running(sch) for @running:
+ * true on newer kernels, the root's seqcount on older ones. RTNL must be
+ * held (qdisc_root_sleeping_running() asserts it); the estimator keeps
+ * the pointer, which stays valid as long as the class's qdisc, since a
+ * qdisc never moves to another root.
+ */
+#ifdef HTBX_COMPAT_HAVE_GNET_STATS_BASIC_SYNC
+#define htbx_stats_running(sch)		((void)(sch), true)
+#else
+#define gnet_stats_basic_sync		gnet_stats_basic_packed
+static inline void
+gnet_stats_basic_sync_init(struct gnet_stats_basic_packed *b)
+{
+	b->bytes = 0;
+	b->packets = 0;
+}
+#define htbx_stats_running(sch)		qdisc_root_sleeping_running(sch)
+/* the old order: (running, d, cpu, b) */
+#define gnet_stats_copy_basic(d, cpu, b, running)			\
+	((gnet_stats_copy_basic)(running, d, cpu, b))
+#endif
+
+/*
+ * 5.15: tcf_classify() takes the tcf_block, for the skb extension that
+ * clsact keeps the last chain in. A qdisc passes NULL, and without a
+ * block the newer tcf_classify() does what the older one did.
+ */
+#ifndef HTBX_COMPAT_HAVE_TCF_CLASSIFY_BLOCK
+#define tcf_classify(skb, block, tp, res, compat_mode)			\
+	((void)(block), (tcf_classify)(skb, tp, res, compat_mode))
+#endif
+
+/*
+ * 6.1: tc_qdisc_stats_dump(), one step of a qdisc_walker over the
+ * classes: calls ->fn for @cl unless it is to be skipped; false when the
+ * walk is to stop.
+ */
+#ifndef HTBX_COMPAT_HAVE_TC_QDISC_STATS_DUMP
+static inline bool tc_qdisc_stats_dump(struct Qdisc *sch, unsigned long cl,
+				       struct qdisc_walker *arg)
+{
+	if (arg->count >= arg->skip && arg->fn(sch, cl, arg) < 0) {
+		arg->stop = 1;
+		return false;
+	}
+	arg->count++;
+	return true;
+}
+#endif
+
+/*
+ * 5.12: Qdisc_class_ops.delete() takes an extack. A qdisc's delete is
+ * written with it; HTBX_CLASS_DELETE(fn) after its definition gives the
+ * function to put into the class ops, htbx_class_delete_op(fn): fn
+ * itself, or on older kernels a wrapper without the extack that calls
+ * fn with NULL (every extack helper takes NULL: nothing is reported).
+ */
+#ifdef HTBX_COMPAT_HAVE_CLASS_DELETE_EXTACK
+#define HTBX_CLASS_DELETE(fn)
+#define htbx_class_delete_op(fn)	fn
+#else
+#define HTBX_CLASS_DELETE(fn)						\
+static int fn##_noextack(struct Qdisc *sch, unsigned long arg)		\
+{									\
+	return fn(sch, arg, NULL);					\
+}
+#define htbx_class_delete_op(fn)	fn##_noextack
 #endif
 
 #endif /* _HTBX_COMPAT_H */

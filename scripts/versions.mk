@@ -21,6 +21,10 @@ SUITE_trixie  := trixie
 KREL_7_3      := 7.3.4+deb13-amd64
 KBUILD_7_3    := linux-kbuild-7.3.4+deb13
 SUITE_7_3     := trixie-backports
+# Debian 11 (bullseye), oldstable LTS boxes
+KREL_5_10     := 5.10.0-46-amd64
+KBUILD_5_10   := linux-kbuild-5.10
+SUITE_5_10    := bullseye
 
 # Kernels built from source by scripts/build-kernel, booted as
 # `scripts/vm --kernel <variant>`: Debian 12's own linux-source-6.1 at a
