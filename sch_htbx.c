@@ -1471,3 +1471,5 @@ module_exit(htbx_module_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Hierarchical Token Bucket with a nanosecond clock (htbx)");
 MODULE_VERSION(HTBX_MODULE_VERSION);
+/* what this kernel lacks that htbx would use (compat.h), for modinfo */
+MODULE_INFO(compat, HTBX_COMPAT_MISSING);

@@ -137,6 +137,18 @@ static int fn##_noextack(struct Qdisc *sch, unsigned long arg)		\
 	return fn(sch, arg, NULL);					\
 }
 #define htbx_class_delete_op(fn)	fn##_noextack
+/* what the tests (and an operator's modinfo) learn of it */
+#define HTBX_COMPAT_NO_CLASS_DELETE_EXTACK	" no-class-delete-extack"
 #endif
+
+/*
+ * modinfo sch_htbx's "compat" field: the kernel features this build had to
+ * do without, space separated ("" when none), e.g. a 5.10 build's refused
+ * class deletes carry no message.
+ */
+#ifndef HTBX_COMPAT_NO_CLASS_DELETE_EXTACK
+#define HTBX_COMPAT_NO_CLASS_DELETE_EXTACK	""
+#endif
+#define HTBX_COMPAT_MISSING	HTBX_COMPAT_NO_CLASS_DELETE_EXTACK
 
 #endif /* _HTBX_COMPAT_H */
