@@ -1,13 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/host/deb.sh - the Debian packages (make deb), on the host, as TAP:
-# both build; lintian reports no error and no warning (its info tags are
-# shown); each package holds what it must and nothing of the other's; the
-# DKMS sources in sch-htbx-dkms build, through dkms.conf's own MAKE line,
-# against every cached kernel line's headers, and dkms.conf's
-# BUILD_EXCLUSIVE_KERNEL admits each of those releases.
+# tests/host/deb.sh [SUITE] - the Debian packages (make deb) as TAP.
+#
+# SUITE bookworm (the default), on the host: both build; lintian reports no
+# error and no warning (its info tags are shown); each package holds what
+# it must and nothing of the other's; the DKMS sources in sch-htbx-dkms
+# build, through dkms.conf's own MAKE line, against every cached bookworm
+# line's headers, and dkms.conf's BUILD_EXCLUSIVE_KERNEL admits every
+# line's release.
+#
+# Then, for SUITE (bookworm here, trixie from deb-trixie.sh): installed
+# with apt in a build root of that suite, for its kernel lines (see below),
+# and the installed files run in a VM of each.
 set -u
+suite=${1:-bookworm}
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -23,15 +30,35 @@ fail() {
 tmp=$(mktemp -d /tmp/htbx-deb.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-if ! debs=$(scripts/make-deb 2>"$tmp/err"); then
-	fail "make deb builds the packages" "$(cat "$tmp/err")"
+# Each suite's job builds into its own directory: they may run at once.
+dout=build/deb
+[ "$suite" = bookworm ] || dout=build/deb-$suite
+if ! debs=$(scripts/make-deb "$dout" 2>"$tmp/err"); then
+	fail "$suite: make deb builds the packages" "$(cat "$tmp/err")"
 	echo "1..$n"
 	exit 1
 fi
-ok "make deb builds the packages: $(echo $debs)"
+ok "$suite: make deb builds the packages: $(echo $debs)"
 ver=$(dpkg-parsechangelog -l debian/changelog -S Version)
-dkms_deb=build/deb/sch-htbx-dkms_${ver}_all.deb
-tc_deb=build/deb/tc-htbx_${ver}_$(dpkg --print-architecture).deb
+dkms_deb=$dout/sch-htbx-dkms_${ver}_all.deb
+tc_deb=$dout/tc-htbx_${ver}_$(dpkg --print-architecture).deb
+
+# Lines whose packages come from SUITE (or its backports): the first one's
+# headers are in the build root before the packages, each other one's are
+# installed after them (dkms's autoinstall builds for it).
+lines=()
+for l in $(scripts/kline list debian); do
+	s=$(scripts/kline suite "$l")
+	[ "${s%-backports}" = "$suite" ] && lines+=("$l")
+done
+[ ${#lines[@]} -gt 0 ] || { fail "$suite: no kernel line of scripts/versions.mk comes from $suite"; echo "1..$n"; exit 1; }
+rootsuite=$suite
+for l in "${lines[@]}"; do
+	s=$(scripts/kline suite "$l")
+	[ "$s" = "$suite" ] || rootsuite=$s
+done
+
+if [ "$suite" = bookworm ]; then
 
 # lintian: no error or warning; info tags are listed as diagnostics.
 if lintian --fail-on error,warning -I build/deb/*.changes >"$tmp/lintian" 2>&1; then
@@ -90,12 +117,19 @@ excl=$(sed -n 's/^BUILD_EXCLUSIVE_KERNEL="\(.*\)"$/\1/p' "$conf")
 for line in $(scripts/kline list); do
 	krel=$(scripts/kline krel "$line")
 	kdir=$(scripts/cachedir)/kernels/$krel/root/usr/src/linux-headers-$krel
-	if [ ! -d "$kdir" ]; then
-		echo "ok $((n += 1)) - [$line] dkms build # SKIP no headers for $krel in the cache"
-		continue
-	fi
 	if ! [[ $krel =~ $excl ]]; then
 		fail "[$line] BUILD_EXCLUSIVE_KERNEL ($excl) admits $krel"
+		continue
+	fi
+	# Other suites' kernels need their own toolchain: their dkms builds
+	# in their build root (tests/host/deb-trixie.sh).
+	if [ "$(scripts/kline suite "$line")" != bookworm ]; then
+		ls=$(scripts/kline suite "$line")
+		ok "[$line] BUILD_EXCLUSIVE_KERNEL admits $krel (built by $ls's dkms: tests/host/deb-${ls%-backports}.sh)"
+		continue
+	fi
+	if [ ! -d "$kdir" ]; then
+		echo "ok $((n += 1)) - [$line] dkms build # SKIP no headers for $krel in the cache"
 		continue
 	fi
 	# dkms.conf's MAKE[0], evaluated with DKMS's variables for this kernel
@@ -117,23 +151,28 @@ for line in $(scripts/kline list); do
 		fail "[$line] the packaged sources build for $krel" "$mk" "$(tail -n 20 "$tmp/mk-$line")"
 	fi
 done
+fi	# bookworm
 
 # ------------------------------------------------------------------
-# Installed with apt in a bookworm build root (scripts/buildroot: dkms,
-# iproute2, openssl and the 6.1 line's headers; the 6.12 line's headers
+# Installed with apt in a build root of SUITE (scripts/buildroot: dkms,
+# iproute2, openssl and the first line's headers; the other lines' headers
 # fetched, not installed), on a throw-away overlay of it: apt install
 # ./*.deb builds the module through dkms, signed with dkms's MOK key (the
-# key Secure Boot users enroll); installing the 6.12 headers builds it
-# for that kernel too (dkms's autoinstall hook); the installed files work
-# in a VM of each kernel; apt remove leaves nothing of either package.
-k1=$(scripts/kline krel 6.1) k2=$(scripts/kline krel 6.12)
-if ! root=$(scripts/buildroot bookworm --install dkms iproute2 openssl "linux-headers-$k1" \
-		--download "linux-headers-$k2" 2>"$tmp/br"); then
-	fail "bookworm build root (scripts/buildroot)" "$(cat "$tmp/br")"
+# key Secure Boot users enroll); installing another line's headers builds
+# it for that kernel too (dkms's autoinstall hook); the installed files
+# work in a VM of each kernel; apt remove leaves nothing of either package.
+k1=$(scripts/kline krel "${lines[0]}")
+later=()
+for l in "${lines[@]:1}"; do later+=("$(scripts/kline krel "$l")"); done
+hdrs=()
+for k in "${later[@]}"; do hdrs+=("linux-headers-$k"); done
+if ! root=$(scripts/buildroot "$rootsuite" --install dkms iproute2 openssl "linux-headers-$k1" \
+		${hdrs[0]:+--download "${hdrs[@]}"} 2>"$tmp/br"); then
+	fail "$suite build root (scripts/buildroot $rootsuite)" "$(cat "$tmp/br")"
 	echo "1..$n"
 	exit 1
 fi
-inst=$top/tests/out/deb-install
+inst=$top/tests/out/deb-install-$suite
 rm -rf "$inst"
 mkdir -p "$inst"
 cp build/deb/sch-htbx-dkms_"$ver"_all.deb "$tc_deb" "$tmp/"
@@ -159,10 +198,12 @@ dkms status >/x/dkms-status-1 2>&1
 [ -f /var/lib/dkms/mok.pub ] && cp /var/lib/dkms/mok.pub /x/out/
 grab $k1
 cp /usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/tc/q_htbx.so /x/out/ 2>/dev/null
-apt-get install -y --no-download --no-install-recommends linux-headers-$k2 >/x/apt-headers.log 2>&1
-r headers \$?
-dkms status >/x/dkms-status-2 2>&1
-grab $k2
+for k in ${later[*]}; do
+	apt-get install -y --no-download --no-install-recommends linux-headers-\$k >/x/apt-headers-\$k.log 2>&1
+	r headers-\$k \$?
+	dkms status >/x/dkms-status-\$k 2>&1
+	grab \$k
+done
 apt-get remove -y sch-htbx-dkms tc-htbx >/x/apt-remove.log 2>&1
 r remove \$?
 { ls -d /usr/src/sch_htbx* /var/lib/dkms/sch_htbx 2>/dev/null
@@ -185,47 +226,49 @@ unshare --mount --propagation private bash -c '
 ' _ "$w" "$root" "$tmp" >"$tmp/steps.log" 2>&1
 res() { awk -v s="$1" '$1 == s { print $2 }' "$tmp/results"; }
 if [ "$(res install)" = 0 ] && grep -q "sch_htbx/$ver, $k1, .*installed" "$tmp/dkms-status-1"; then
-	ok "bookworm: apt install ./*.deb builds and installs sch_htbx $ver for $k1 through dkms"
+	ok "$suite: apt install ./*.deb builds and installs sch_htbx $ver for $k1 through dkms"
 else
-	fail "bookworm: apt install ./*.deb builds through dkms" "$(tail -n 25 "$tmp/apt-install.log" 2>/dev/null)" \
+	fail "$suite: apt install ./*.deb builds through dkms" "$(tail -n 25 "$tmp/apt-install.log" 2>/dev/null)" \
 		"$(cat "$tmp/dkms-status-1" "$tmp/steps.log" 2>/dev/null)"
 fi
 ko1=$(ls "$tmp/out/$k1/"sch_htbx.ko* 2>/dev/null | head -n 1)
 signer=$([ -n "$ko1" ] && modinfo -F signer "$ko1" 2>/dev/null)
 if [ "$signer" = "DKMS module signing key" ] && [ -s "$tmp/out/mok.pub" ]; then
-	ok "bookworm: dkms signed it with its MOK key (signer \"$signer\"; /var/lib/dkms/mok.pub to enroll)"
+	ok "$suite: dkms signed it with its MOK key (signer \"$signer\"; /var/lib/dkms/mok.pub to enroll)"
 else
-	fail "bookworm: dkms signs the module" "signer: '$signer'" "$(ls -la "$tmp/out" 2>&1)"
+	fail "$suite: dkms signs the module" "signer: '$signer'" "$(ls -la "$tmp/out" 2>&1)"
 fi
-if [ "$(res headers)" = 0 ] && grep -q "sch_htbx/$ver, $k2, .*installed" "$tmp/dkms-status-2"; then
-	ok "bookworm: installing $k2's headers builds it for $k2 too (autoinstall)"
-else
-	fail "bookworm: a second kernel's headers: autoinstall" "$(tail -n 25 "$tmp/apt-headers.log" 2>/dev/null)" \
-		"$(cat "$tmp/dkms-status-2" 2>/dev/null)"
-fi
+for k in "${later[@]}"; do
+	if [ "$(res "headers-$k")" = 0 ] && grep -q "sch_htbx/$ver, $k, .*installed" "$tmp/dkms-status-$k"; then
+		ok "$suite: installing $k's headers builds it for $k too (autoinstall)"
+	else
+		fail "$suite: a second kernel's headers ($k): autoinstall" "$(tail -n 25 "$tmp/apt-headers-$k.log" 2>/dev/null)" \
+			"$(cat "$tmp/dkms-status-$k" 2>/dev/null)"
+	fi
+done
 if [ "$(res remove)" = 0 ] && [ "$(res left)" = 0 ]; then
-	ok "bookworm: apt remove leaves nothing (no sources, dkms tree, module or plugin)"
+	ok "$suite: apt remove leaves nothing (no sources, dkms tree, module or plugin)"
 else
-	fail "bookworm: apt remove leaves nothing" "$(cat "$tmp/left" 2>/dev/null)" \
+	fail "$suite: apt remove leaves nothing" "$(cat "$tmp/left" 2>/dev/null)" \
 		"$(tail -n 20 "$tmp/apt-remove.log" 2>/dev/null)"
 fi
 
 # The installed module and plugin, in a VM of each kernel: the guest's own
 # sch_htbx.ko and q_htbx.so (from this checkout) are replaced by them.
 cp -a "$tmp/out/." "$inst/" 2>/dev/null
-for line in 6.1 6.12; do
+for line in "${lines[@]}"; do
 	krel=$(scripts/kline krel "$line")
 	# (dkms compresses it as the kernel's own modules are: .ko.xz on 6.12)
 	if ! ls "$inst/$krel/"sch_htbx.ko* >/dev/null 2>&1 || [ ! -e "$inst/q_htbx.so" ]; then
 		fail "[$line] the installed module and plugin in a VM" "nothing installed for $krel"
 		continue
 	fi
-	o=$(scripts/vm --kernel "$line" --timeout 300 -- sh -c '
+	o=$(TEST_SUITE=$suite scripts/vm --kernel "$line" --timeout 300 -- sh -c '
 		ma=x86_64-linux-gnu
 		find /lib/modules -name "sch_htbx.ko*" -delete
 		mkdir -p /lib/modules/$HTBX_KREL/updates/dkms
-		cp tests/out/deb-install/$HTBX_KREL/sch_htbx.ko* /lib/modules/$HTBX_KREL/updates/dkms/
-		cp tests/out/deb-install/q_htbx.so /usr/lib/$ma/tc/q_htbx.so
+		cp tests/out/deb-install-$TEST_SUITE/$HTBX_KREL/sch_htbx.ko* /lib/modules/$HTBX_KREL/updates/dkms/
+		cp tests/out/deb-install-$TEST_SUITE/q_htbx.so /usr/lib/$ma/tc/q_htbx.so
 		depmod -a && modprobe sch_htbx || exit 1
 		echo "version $(cat /sys/module/sch_htbx/version)"
 		tc qdisc add dev lo root handle 1: htbx default 10 &&
