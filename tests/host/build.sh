@@ -21,7 +21,7 @@ for line in $(scripts/kline list); do
 	fi
 	kd=$cache/kernels/$rel/root/usr/src/linux-headers-$rel
 	if [ ! -e "$cache/kernels/$rel/.complete" ] || [ ! -d "$kd" ]; then
-		echo "ok - build: [$line] $rel # SKIP kernel not in the cache (make built-kernels)"
+		echo "ok - [$line] $rel # SKIP kernel not in the cache (make built-kernels)"
 		continue
 	fi
 	out=$work/$rel
@@ -35,7 +35,7 @@ for line in $(scripts/kline list); do
 	t=$(($(date +%s) - t0))
 	warn=$(grep -c -i 'warning' "$out/build.log")
 	vm=$(modinfo -F vermagic "$out/sch_htbx.ko" 2>/dev/null | cut -d' ' -f1)
-	desc="build: [$line] sch_htbx.ko for $rel ($(scripts/kline suite "$line") toolchain, $t s)"
+	desc="[$line] sch_htbx.ko for $rel ($(scripts/kline suite "$line") toolchain, $t s)"
 	if [ $rc -eq 0 ] && [ "$warn" = 0 ] && [ "$vm" = "$rel" ]; then
 		echo "ok - $desc, no warning, vermagic $vm"
 	else

@@ -1,5 +1,5 @@
 # vm-args: --icount --timeout 2400
-# vm-kernels: 6.12 7.3
+# vm-kernels: 6.12
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-compat.sh - htbx as a drop-in for htb. The same command sequences
