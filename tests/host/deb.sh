@@ -179,7 +179,7 @@ fi
 inst=$top/tests/out/deb-install-$suite
 rm -rf "$inst"
 mkdir -p "$inst"
-cp build/deb/sch-htbx-dkms_"$ver"_all.deb "$tc_deb" "$tmp/"
+cp "$dkms_deb" "$tc_deb" "$tmp/"
 w=$tmp/ov
 mkdir -p "$w"
 cat >"$tmp/steps.sh" <<EOF
