@@ -48,26 +48,31 @@
 # with FireQOS's kind renamed to htbx, then `fireqos status` under the
 # same traffic: the per-class figures of both runs within 10 %.
 #
-# TEST_COMPAT_ONLY="seq ..." runs only the named sequences (debugging).
+# TEST_COMPAT_ONLY="seq ..." runs only the named sequences;
+# TEST_COMPAT_TCS="SUITE ..." (default: trixie) names the other suites whose
+# tc (scripts/fetch-tc, build/tc-SUITE) shows every view beside the host's:
+# text with each, JSON (qdisc and class) with each from 6.2 on, qdisc JSON
+# with the older ones; TEST_COMPAT_PARTS=views stops after the sequences
+# (no differences on purpose, traffic or FireQOS). suite-tcver.sh uses
+# these for tc 5.10 .. 7.3.
 
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
 
 W=/tmp/htbx-compat.$$
 mkdir -p "$W"
 TC61=$TC
-TC615=$HTBX_TOP/build/tc-trixie/tc
-[ -x "$TC615" ] || TC615=
-# trixie's tc, loader and libraries copied into the guest's RAM: run from
-# the 9p share, every exec read them through it (most of this suite's time).
-if [ -n "$TC615" ]; then
-	cp -a "$HTBX_TOP/build/tc-trixie/root" "$W/tc615" || exit 1
-	_r=$W/tc615
-	printf '#!/bin/sh\nexec %s --library-path %s %s "$@"\n' \
-		"$_r/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" \
-		"$_r/usr/lib/x86_64-linux-gnu:$_r/usr/lib" "$_r/usr/sbin/tc" >"$W/tc615.sh"
-	chmod +x "$W/tc615.sh"
-	TC615=$W/tc615.sh
-fi
+# Each other suite's tc, loader and libraries copied into the guest's RAM:
+# run from the 9p share, every exec read them through it (most of this
+# suite's time). XTCS: the tags (suite names) of those that run;
+# XTC_<tag> the wrapper, XV_<tag> its version, XJ_<tag> 1 when it has
+# class JSON (iproute2 6.2 and later).
+XTCS=
+for _s in ${TEST_COMPAT_TCS-trixie}; do
+	[ -x "$HTBX_TOP/build/tc-$_s/tc" ] || { skip "views with the tc of $_s" "not staged (scripts/fetch-tc $_s)"; continue; }
+	_w=$(stage_tc "$_s" "$W") || exit 1
+	XTCS="$XTCS $_s"
+	eval "XTC_$_s=\$_w"
+done
 FQ=$HTBX_TOP/build/fireqos
 
 for m in sch_htbx sch_htb dummy veth sch_sfq sch_pfifo cls_u32 cls_matchall; do
@@ -97,8 +102,28 @@ tc_version() {
 	"$1" -V 2>&1 | sed -n 's/.*iproute2-\([0-9.]*\).*/\1/p'
 }
 V61=$(tc_version "$TC61")
-[ -n "$TC615" ] && V615=$(tc_version "$TC615")
-echo "# text: tc $V61${TC615:+ and tc $V615}; JSON: ${TC615:+tc $V615 (qdisc, class) and }tc $V61 (qdisc)"
+# tc 6.2 and later print class JSON (older ones print text for -j class)
+has_class_json() {
+	_maj=${1%%.*} _rest=${1#*.}
+	[ "$_maj" -gt 6 ] || { [ "$_maj" -eq 6 ] && [ "${_rest%%.*}" -ge 2 ]; }
+}
+_jtxt=
+TC615= V615=
+for _s in $XTCS; do
+	eval "_t=\$XTC_$_s"
+	_v=$(tc_version "$_t")
+	eval "XV_$_s=\$_v"
+	if has_class_json "$_v"; then
+		eval "XJ_$_s=1"
+		_jtxt="$_jtxt, tc $_v (qdisc, class)"
+		# the traffic part's class JSON: the first such tc
+		[ -n "$TC615" ] || { TC615=$_t V615=$_v; }
+	else
+		eval "XJ_$_s="
+		_jtxt="$_jtxt, tc $_v (qdisc)"
+	fi
+done
+echo "# text: tc $V61$(for _s in $XTCS; do eval "printf ', tc %s' \"\$XV_$_s\""; done); JSON:${_jtxt#,}, tc $V61 (qdisc)"
 
 # ------------------------------------------------------------ running
 
@@ -116,24 +141,33 @@ flags() {
 	[ "$1" = - ] || echo "$1" | tr '_' ' '
 }
 
-# views DIR DEV: every view of DEV: TC.FLAGS.txt (qdisc then classes, one
-# tc -batch run each: trixie's tc takes long to start in the guest),
-# 615.FLAGS.json, 61.qdisc.FLAGS.json (tc 6.1 prints classes as text
-# even with -j)
+# views DIR DEV: every view of DEV: 61.FLAGS.txt and TAG.FLAGS.txt for
+# each other tc (qdisc then classes, one tc -batch run each: another
+# suite's tc takes long to start in the guest), TAG.FLAGS.json (with class
+# JSON) or TAG.qdisc.FLAGS.json, 61.qdisc.FLAGS.json (tc 6.1 prints
+# classes as text even with -j)
 views() {
 	_d=$1 _dev=$2
 	printf 'qdisc show dev %s\nclass show dev %s\n' "$_dev" "$_dev" >"$_d/batch"
 	for _f in - -s -d -s_-d; do
 		# shellcheck disable=SC2046
 		"$TC61" -n "$CNS" $(flags $_f) -b "$_d/batch" >"$_d/61.$_f.txt" 2>&1
-		[ -n "$TC615" ] || continue
-		# shellcheck disable=SC2046
-		"$TC615" -n "$CNS" $(flags $_f) -b "$_d/batch" >"$_d/615.$_f.txt" 2>&1
 	done
-	for _f in -j -j_-s -j_-d -j_-s_-d; do
-		[ -n "$TC615" ] || break
-		# shellcheck disable=SC2046
-		"$TC615" -n "$CNS" $(flags $_f) -b "$_d/batch" >"$_d/615.$_f.json" 2>&1
+	for _s in $XTCS; do
+		eval "_t=\$XTC_$_s _j=\$XJ_$_s"
+		for _f in - -s -d -s_-d; do
+			# shellcheck disable=SC2046
+			"$_t" -n "$CNS" $(flags $_f) -b "$_d/batch" >"$_d/$_s.$_f.txt" 2>&1
+		done
+		for _f in -j -j_-s -j_-d -j_-s_-d; do
+			if [ -n "$_j" ]; then
+				# shellcheck disable=SC2046
+				"$_t" -n "$CNS" $(flags $_f) -b "$_d/batch" >"$_d/$_s.$_f.json" 2>&1
+			else
+				# shellcheck disable=SC2046
+				"$_t" -n "$CNS" $(flags $_f) qdisc show dev "$_dev" >"$_d/$_s.qdisc.$_f.json" 2>&1
+			fi
+		done
 	done
 	for _f in -j -j_-s_-d; do
 		# shellcheck disable=SC2046
@@ -272,11 +306,17 @@ run_seq() {
 			"htbx stderr: $(head -c 600 "$W/$_name/htbx/stderr")"
 	fi
 	compare "$_name" "text, tc $V61" text 61.-.txt 61.-s.txt 61.-d.txt 61.-s_-d.txt
-	if [ -n "$TC615" ]; then
-		compare "$_name" "text, tc $V615" text 615.-.txt 615.-s.txt 615.-d.txt 615.-s_-d.txt
-		compare "$_name" "JSON, tc $V615" json 615.-j.json 615.-j_-s.json 615.-j_-d.json \
-			615.-j_-s_-d.json
-	fi
+	for _s in $XTCS; do
+		eval "_v=\$XV_$_s _j=\$XJ_$_s"
+		compare "$_name" "text, tc $_v" text $_s.-.txt $_s.-s.txt $_s.-d.txt $_s.-s_-d.txt
+		if [ -n "$_j" ]; then
+			compare "$_name" "JSON, tc $_v" json $_s.-j.json $_s.-j_-s.json $_s.-j_-d.json \
+				$_s.-j_-s_-d.json
+		else
+			compare "$_name" "qdisc JSON, tc $_v" json $_s.qdisc.-j.json $_s.qdisc.-j_-s.json \
+				$_s.qdisc.-j_-d.json $_s.qdisc.-j_-s_-d.json
+		fi
+	done
 	compare "$_name" "qdisc JSON, tc $V61" json 61.qdisc.-j.json 61.qdisc.-j_-s_-d.json
 }
 
@@ -576,6 +616,7 @@ run_seq delete d0 "" seq_delete
 run_seq errors d0 "" seq_errors
 run_seq depth d0 "" seq_depth
 run_seq txqueuelen d0 "" seq_txqueuelen
+[ "${TEST_COMPAT_PARTS:-all}" = views ] && exit 0
 
 # ------------------------------------------------ differences on purpose
 
