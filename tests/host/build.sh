@@ -13,7 +13,9 @@ cache=$(scripts/cachedir)
 work=$top/build/.check-build.$$
 trap 'rm -rf "$work"' EXIT
 
-srcs="Kbuild sch_htbx.c sch_htbx_main.c htbx_core.c htbx_core.h psched_clock.h compat include"
+# The files the module is built from: the Makefile's own list.
+srcs=$(make -s --no-print-directory --eval 'htbx-print-srcs: ; @echo $(MODULE_SRCS)' htbx-print-srcs)
+[ -n "$srcs" ] || { echo "not ok - the Makefile's MODULE_SRCS"; exit 1; }
 for line in $(scripts/kline list); do
 	rel=$(scripts/kline krel "$line")
 	if [ "$(scripts/kline kind "$line")" = debian ]; then
