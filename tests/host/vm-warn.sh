@@ -7,7 +7,7 @@
 # module on 6.12.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/scripts/vm
-krel() { sed -n "s/^KREL_${1//./_}[[:space:]]*:=[[:space:]]*//p" "$top/scripts/versions.mk"; }
+krel() { "$top/scripts/kline" krel "$1"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 1
