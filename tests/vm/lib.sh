@@ -442,24 +442,15 @@ panic_on_hang() {
 	return 0
 }
 
-# stage_tc SUITE DIR: another Debian suite's tc (scripts/fetch-tc staged it
-# in build/tc-SUITE/), its loader and libraries copied into DIR/tc-SUITE in
-# the guest's RAM (run from the 9p share, every exec would read them
-# through it); prints the wrapper that runs it, DIR/tc-SUITE.sh. Fails
-# when SUITE's tc is not staged.
+# stage_tc SUITE DIR: another Debian suite's tc as scripts/fetch-tc staged
+# it (build/tc-SUITE/: its tree, loader and libraries, and the wrapper
+# that runs them, which finds its tree beside itself) copied to
+# DIR/tc-SUITE in the guest's RAM (run from the 9p share, every exec would
+# read them through it); prints that copy's wrapper. Fails when SUITE's tc
+# is not staged.
 stage_tc() {
-	_st_r=$2/tc-$1
 	[ -x "$HTBX_TOP/build/tc-$1/tc" ] || return 1
-	rm -rf "$_st_r"
-	cp -a "$HTBX_TOP/build/tc-$1/root" "$_st_r" || return 1
-	_st_ld=$(cd "$_st_r" && find . -name ld-linux-x86-64.so.2 | sort | head -n 1)
-	_st_tc=$(cd "$_st_r" && find . -path '*sbin/tc' -type f | head -n 1)
-	_st_lp=
-	for _st_d in lib/x86_64-linux-gnu usr/lib/x86_64-linux-gnu lib usr/lib; do
-		[ -d "$_st_r/$_st_d" ] && _st_lp=$_st_lp${_st_lp:+:}$_st_r/$_st_d
-	done
-	printf '#!/bin/sh\nexec %s --library-path %s %s "$@"\n' \
-		"$_st_r/${_st_ld#./}" "$_st_lp" "$_st_r/${_st_tc#./}" >"$2/tc-$1.sh"
-	chmod +x "$2/tc-$1.sh"
-	echo "$2/tc-$1.sh"
+	rm -rf "$2/tc-$1"
+	cp -a "$HTBX_TOP/build/tc-$1" "$2/tc-$1" || return 1
+	echo "$2/tc-$1/tc"
 }
