@@ -25,6 +25,19 @@ SUITE_7_3     := trixie-backports
 KREL_5_10     := 5.10.0-46-amd64
 KBUILD_5_10   := linux-kbuild-5.10
 SUITE_5_10    := bullseye
+# Debian unstable (sid), the newest 7.x there (gcc-16, binutils 2.46)
+KREL_sid      := 7.2.13+deb14-amd64
+KBUILD_sid    := linux-kbuild-7.2.13+deb14
+SUITE_sid     := sid
+# bookworm's PREEMPT_RT flavour of 6.12 (the same headers' -rt build)
+KREL_rt       := 6.12.117+deb12-rt-amd64
+KBUILD_rt     := linux-kbuild-6.12.117+deb12
+
+# The lines where rates are judged (the rate suites' figures come from
+# htbx_core.c and the guest clock, the same on every kernel): bookworm's
+# 6.12 and the newest 7.x. suite-leaves runs its counter and drop checks
+# on every line, its rate windows only here.
+RATE_LINES    := 6.12 7.3
 
 # Kernels built from source by scripts/build-kernel, booted as
 # `scripts/vm --kernel <variant>`: Debian 12's own linux-source-6.1 at a

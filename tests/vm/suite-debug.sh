@@ -1,5 +1,5 @@
 # vm-args: --timeout 600
-# vm-kernels: 6.1 6.12 trixie 7.3 5.10 debug hz100
+# vm-kernels: debian debug hz100
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-debug.sh - what kernel the suites ran on, measured rather than taken

@@ -1,5 +1,5 @@
 # vm-args:
-# vm-kernels: 6.1 6.12 trixie 7.3 5.10 debug
+# vm-kernels: debian debug
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-fuzz.sh - tools/bin/htbx-fuzz on this kernel: a seeded run of
