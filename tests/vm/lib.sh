@@ -120,6 +120,24 @@ in_ns_sys() {
 	shift
 	echo_cmd "$IP" netns exec "$_ns" "$@"
 }
+# bg_in_ns NS CMD...: CMD in NS in the background, as in_ns runs it; its
+# pid in BG_PID (nsenter and ip netns exec both exec CMD: the pid is CMD's).
+bg_in_ns() {
+	_ns=$1
+	shift
+	[ "$VERBOSE" = 1 ] && echo "# + [$_ns] $* &" >&2
+	if [ -n "$NSENTER" ]; then
+		"$NSENTER" --net="/run/netns/$_ns" "$@" &
+	else
+		"$IP" netns exec "$_ns" "$@" &
+	fi
+	BG_PID=$!
+}
+# ns_txpkts NS DEV: packets DEV in NS has sent (its /proc/net/dev: no
+# remount of /sys needed)
+ns_txpkts() {
+	in_ns "$1" awk -v d="$2" '{ sub(/:/, " ") } $1 == d { print $11; exit }' /proc/net/dev
+}
 in_a() { in_ns "$NS_A" "$@"; }
 in_b() { in_ns "$NS_B" "$@"; }
 tc_a() { in_a "$TC" "$@"; }
@@ -209,9 +227,9 @@ netns_leak_check() {
 port_listening() {
 	_hex=$(printf '%04X' "$2")
 	if [ "$3" = tcp ]; then
-		in_ns "$1" cat /proc/net/tcp | awk -v p=":$_hex" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }'
+		in_ns "$1" awk -v p=":$_hex" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp
 	else
-		in_ns "$1" cat /proc/net/udp | awk -v p=":$_hex" '$2 ~ p"$" { f = 1 } END { exit !f }'
+		in_ns "$1" awk -v p=":$_hex" '$2 ~ p"$" { f = 1 } END { exit !f }' /proc/net/udp
 	fi
 }
 
@@ -241,11 +259,10 @@ measure() {
 		_ports="$_ports ${_f%%,*}"
 	done
 	rm -f "$_o"
-	# Background the commands themselves (not a function) so that $! is
-	# the process to wait for or kill.
+	# bg_in_ns: BG_PID is the process itself, to wait for or kill.
 	[ "$VERBOSE" = 1 ] && echo "# + (B) htbx-traffic recv -j -t $_t -w $_w $_tcp$_ports" >&2
-	"$IP" netns exec "$NS_B" "$HTBX_TRAFFIC" recv -j -t "$_t" -w "$_w" $_tcp $_ports >"$_o" 2>"$_o.err" &
-	_rpid=$!
+	bg_in_ns "$NS_B" "$HTBX_TRAFFIC" recv -j -t "$_t" -w "$_w" $_tcp $_ports >"$_o" 2>"$_o.err"
+	_rpid=$BG_PID
 	HTBX_PIDS="$HTBX_PIDS $_rpid"
 	for _p in $_ports; do
 		if ! wait_until 10 port_listening "$NS_B" "$_p" ${_tcp:+tcp}; then
@@ -256,8 +273,8 @@ measure() {
 	done
 	_st=$(awk -v t="$_t" 'BEGIN { print t + 1 }')
 	[ "$VERBOSE" = 1 ] && echo "# + (A) htbx-traffic send -d $ADDR_B -t $_st -s $_s $_tcp $*" >&2
-	"$IP" netns exec "$NS_A" "$HTBX_TRAFFIC" send -d "$ADDR_B" -t "$_st" -s "$_s" $_tcp "$@" >"$_o.send" 2>&1 &
-	_spid=$!
+	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" send -d "$ADDR_B" -t "$_st" -s "$_s" $_tcp "$@" >"$_o.send" 2>&1
+	_spid=$BG_PID
 	HTBX_PIDS="$HTBX_PIDS $_spid"
 	wait "$_rpid"
 	_rrc=$?
@@ -277,15 +294,35 @@ measure() {
 	return 0
 }
 
-# flow_mbit JSONFILE PORT: that port's measured rate in mbit (empty if absent).
-flow_mbit() {
-	jq -r --argjson p "$2" '.flows[] | select(.port == $p) | .mbit' "$1" |
-		awk '{ printf "%.3f\n", $1 }'
+# flow_field JSONFILE PORT FIELD [I]: a field of one flow in htbx-traffic
+# recv -j output (mbit, packets, bytes; per_second takes I, 0-based, and is
+# 0 past the series' end); empty when the port is absent. awk on that
+# tool's own one-line layout, not jq: a jq start costs 0.6 s under TCG.
+flow_field() {
+	awk -v p="$2" -v f="$3" -v i="${4:-0}" '
+		{ all = all $0 }
+		END {
+			n = split(all, part, /\{"port":/)
+			for (k = 2; k <= n; k++) {
+				s = part[k]
+				if (s + 0 != p)
+					continue
+				if (f == "per_second") {
+					if (!match(s, /"per_second":\[[^]]*\]/))
+						exit
+					m = split(substr(s, RSTART + 14, RLENGTH - 15), v, ",")
+					print (i + 1 <= m && v[i + 1] != "") ? v[i + 1] : 0
+				} else if (match(s, "\"" f "\":[-0-9.eE+]+")) {
+					print substr(s, RSTART + length(f) + 3, RLENGTH - length(f) - 3)
+				}
+				exit
+			}
+		}' "$1"
 }
 
-# flow_field JSONFILE PORT FIELD: any field of one flow (packets, bytes, ...).
-flow_field() {
-	jq -r --argjson p "$2" --arg f "$3" '.flows[] | select(.port == $p) | .[$f]' "$1"
+# flow_mbit JSONFILE PORT: that port's measured rate in mbit (empty if absent).
+flow_mbit() {
+	flow_field "$1" "$2" mbit
 }
 
 # ------------------------------------------------------------ counters
@@ -368,16 +405,46 @@ cls_get() {
 		END { if (!found) print (f == "leaf" || f == "parent") ? "-" : 0 }'
 }
 
-# qdisc_stats DEV: one line per qdisc on DEV (in NS_A), from tc -s -j
-# qdisc show (JSON in every tc this project supports):
+# qdisc_stats DEV: one line per qdisc on DEV (in NS_A), from tc -s qdisc
+# show's text (awk: a jq start costs 0.6 s under TCG, and the drain and
+# counter checks poll this):
 #   KIND HANDLE PARENT BYTES PKTS DROPS BACKLOG QLEN
-# PARENT is "root" for the root qdisc.
+# PARENT is "root" for the root qdisc; BACKLOG is bytes (tc's "12Kb"
+# rounding undone approximately: only a 0 is exact). A qdisc's own Sent
+# and backlog lines are the first after its "qdisc" line (cake's tin
+# table has backlog rows of its own).
 qdisc_stats() {
-	tc_a -s -j qdisc show dev "$1" | jq -r '.[] | [
-		.kind, .handle, (if .root then "root" else (.parent // "-") end),
-		(.bytes // 0), (.packets // 0), (.drops // 0),
-		(.backlog // 0), (.qlen // 0)
-		] | map(tostring) | join(" ")'
+	tc_a -s qdisc show dev "$1" | awk '
+		function flush() {
+			if (h != "")
+				print kind, h, par, by, pk, dr, bl, ql
+			h = ""
+		}
+		function num(s) { gsub(/[^0-9]/, "", s); return s + 0 }
+		function size(s, m) {
+			m = 1
+			if (s ~ /Kb$/) m = 1024
+			else if (s ~ /Mb$/) m = 1048576
+			else if (s ~ /Gb$/) m = 1073741824
+			sub(/[KMG]?b$/, "", s)
+			return int(s * m)
+		}
+		/^qdisc / {
+			flush()
+			kind = $2; h = $3; par = "-"
+			by = pk = dr = bl = ql = 0
+			sent = back = 0
+			if ($4 == "root") par = "root"
+			for (i = 4; i < NF; i++) if ($i == "parent") par = $(i + 1)
+			next
+		}
+		h != "" && !sent && $1 == "Sent" {
+			sent = 1; by = $2; pk = $4
+			for (i = 5; i < NF; i++) if ($i == "(dropped") dr = num($(i + 1))
+			next
+		}
+		h != "" && sent && !back && $1 == "backlog" { back = 1; bl = size($2); ql = num($3) }
+		END { flush() }'
 }
 
 # stable_stats DEV: sets $cls (class_stats) and $qd (qdisc_stats) of DEV

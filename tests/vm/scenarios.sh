@@ -83,20 +83,20 @@ sc_flows_start()
 		ports="$ports ${f%%,*}"
 	done
 	rm -f "$SC_JSON"
-	# The commands themselves go to the background (not a function), so
-	# that $! is the process to wait for; lib.sh's cleanup kills leftovers.
+	# bg_in_ns: BG_PID is the process to wait for; lib.sh's cleanup kills
+	# leftovers.
 	# shellcheck disable=SC2086
-	"$IP" netns exec "$NS_B" "$HTBX_TRAFFIC" recv -j -t "$secs" -w "$warm" \
-		$ports >"$SC_JSON" 2>"$SC_TMP/recv.err" &
-	SC_RPID=$!
+	bg_in_ns "$NS_B" "$HTBX_TRAFFIC" recv -j -t "$secs" -w "$warm" \
+		$ports >"$SC_JSON" 2>"$SC_TMP/recv.err"
+	SC_RPID=$BG_PID
 	HTBX_PIDS="$HTBX_PIDS $SC_RPID"
 	for f in $ports; do
 		wait_until 10 port_listening "$NS_B" "$f" ||
 			echo "# sc_flows: receiver not listening on $f"
 	done
-	"$IP" netns exec "$NS_A" "$HTBX_TRAFFIC" send -d "$SC_DST" \
-		-t $((secs + 2)) -s "$SC_PAYLOAD" "$@" >/dev/null 2>"$SC_TMP/send.err" &
-	SC_SPID=$!
+	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" send -d "$SC_DST" \
+		-t $((secs + 2)) -s "$SC_PAYLOAD" "$@" >/dev/null 2>"$SC_TMP/send.err"
+	SC_SPID=$BG_PID
 	HTBX_PIDS="$HTBX_PIDS $SC_SPID"
 }
 
@@ -131,8 +131,7 @@ sc_mbit()
 sc_second()
 {
 	local v
-	v=$(jq -r --argjson p "$1" --argjson i "$2" \
-		'.flows[] | select(.port == $p) | .per_second[$i] // 0' "$SC_JSON" 2>/dev/null)
+	v=$(flow_field "$SC_JSON" "$1" per_second "$2" 2>/dev/null)
 	echo "${v:-0}"
 }
 

@@ -799,12 +799,12 @@ EOF
 	in_a env PATH="$_dir/bin:$PATH" bash "$_dir/fireqos" start "$W/fireqos.conf" \
 		>"$W/fq-start-$_k.log" 2>&1 || return 1
 	# the sender runs 14 s; status prints a line a second
-	"$IP" netns exec "$NS_B" "$HTBX_TRAFFIC" recv -t 13 -w 1 5001 5060 >/dev/null 2>&1 &
-	HTBX_PIDS="$HTBX_PIDS $!"
+	bg_in_ns "$NS_B" "$HTBX_TRAFFIC" recv -t 13 -w 1 5001 5060 >/dev/null 2>&1
+	HTBX_PIDS="$HTBX_PIDS $BG_PID"
 	sleep 1
-	"$IP" netns exec "$NS_A" "$HTBX_TRAFFIC" send -d "$ADDR_B" -t 14 -s 1000 \
-		5001,rate=12mbit 5060,rate=600kbit >/dev/null 2>&1 &
-	HTBX_PIDS="$HTBX_PIDS $!"
+	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" send -d "$ADDR_B" -t 14 -s 1000 \
+		5001,rate=12mbit 5060,rate=600kbit >/dev/null 2>&1
+	HTBX_PIDS="$HTBX_PIDS $BG_PID"
 	sleep 2
 	in_a env PATH="$_dir/bin:$PATH" timeout 9 bash "$_dir/fireqos" status world \
 		>"$W/fq-status-$_k.log" 2>&1

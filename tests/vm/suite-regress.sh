@@ -41,16 +41,16 @@ udp_run() {
 	_ports=
 	for _f in "$@"; do _ports="$_ports ${_f%%,*}"; done
 	# shellcheck disable=SC2086
-	"$IP" netns exec "$NS_B" "$HTBX_TRAFFIC" recv -t 300 -w 0 $_ports \
-		>/dev/null 2>"$TMPD/recv.err" &
-	_r=$!
+	bg_in_ns "$NS_B" "$HTBX_TRAFFIC" recv -t 300 -w 0 $_ports \
+		>/dev/null 2>"$TMPD/recv.err"
+	_r=$BG_PID
 	HTBX_PIDS="$HTBX_PIDS $_r"
 	for _p in $_ports; do
 		wait_until 10 port_listening "$NS_B" "$_p" || echo "# receiver not listening on $_p"
 	done
-	"$IP" netns exec "$NS_A" "$HTBX_TRAFFIC" send -d "$ADDR_B" -t "$_secs" "$@" \
-		>"$TMPD/send.out" 2>&1 &
-	_s=$!
+	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" send -d "$ADDR_B" -t "$_secs" "$@" \
+		>"$TMPD/send.out" 2>&1
+	_s=$BG_PID
 	HTBX_PIDS="$HTBX_PIDS $_s"
 }
 
@@ -136,7 +136,7 @@ fi
 if wanted blackhole; then
 	c="blackhole (netem delay 1ms, blackhole child, under 1:10)"
 	echo "# regress: blackhole: build"
-	skb0=$(in_ns_sys "$NS_A" cat "/sys/class/net/$DEV/statistics/tx_packets")
+	skb0=$(ns_txpkts "$NS_A" "$DEV")
 	if T qdisc add dev "$DEV" root handle 1: htbx default 10 &&
 	   T class add dev "$DEV" parent 1: classid 1:10 htbx rate 10mbit burst 15k &&
 	   T qdisc add dev "$DEV" parent 1:10 handle 10: netem delay 1ms &&
@@ -149,7 +149,7 @@ if wanted blackhole; then
 		common_checks blackhole
 		sent=$(awk '/^port/ { s += $5 } END { print s + 0 }' "$TMPD/send.out")
 		set -- $(qdisc_stats "$DEV" | awk '$3 == "root"')
-		skbs=$(($(in_ns_sys "$NS_A" cat "/sys/class/net/$DEV/statistics/tx_packets") - skb0))
+		skbs=$(($(ns_txpkts "$NS_A" "$DEV") - skb0))
 		if [ "${4:-1}" -eq 0 ] && [ "$skbs" -eq 0 ] && [ "${6:-0}" -eq "$sent" ] && [ "$sent" -gt 0 ]; then
 			ok "blackhole: nothing sent, all $sent packets the sender passed dropped"
 		else

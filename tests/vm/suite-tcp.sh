@@ -46,16 +46,16 @@ tcp_rate()
 	if ! sc_build "$kind" one_class "$rate" "$@"; then
 		return 1
 	fi
-	skb0=$(in_ns_sys "$NS_A" cat "/sys/class/net/$DEV/statistics/tx_packets")
-	"$IP" netns exec "$NS_B" "$HTBX_TRAFFIC" recv --tcp -t 300 -w 0 $PORT \
-		>/dev/null 2>"$SC_TMP/recv.err" &
-	r=$!
+	skb0=$(ns_txpkts "$NS_A" "$DEV")
+	bg_in_ns "$NS_B" "$HTBX_TRAFFIC" recv --tcp -t 300 -w 0 $PORT \
+		>/dev/null 2>"$SC_TMP/recv.err"
+	r=$BG_PID
 	HTBX_PIDS="$HTBX_PIDS $r"
 	wait_until 10 port_listening "$NS_B" $PORT tcp ||
 		echo "# tcp_rate: receiver not listening on $PORT"
-	"$IP" netns exec "$NS_A" "$HTBX_TRAFFIC" send -d "$SC_DST" --tcp -s 65507 \
-		-t "$(awk -v w="$WARM" -v n="$WIN" 'BEGIN { print w + n + 0.5 }')" $PORT >"$SC_TMP/send.out" 2>&1 &
-	s=$!
+	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" send -d "$SC_DST" --tcp -s 65507 \
+		-t "$(awk -v w="$WARM" -v n="$WIN" 'BEGIN { print w + n + 0.5 }')" $PORT >"$SC_TMP/send.out" 2>&1
+	s=$BG_PID
 	HTBX_PIDS="$HTBX_PIDS $s"
 	rates=$(class_rates "$DEV" $WIN $WARM)
 	wait "$s"
@@ -66,7 +66,7 @@ tcp_rate()
 	wait_until 20 tc_drained "$DEV" && DRAINED=1
 	CLS_PKTS=$(cls_get "$(class_stats "$DEV")" 1:10 pkts)
 	QD_PKTS=$(qdisc_stats "$DEV" | awk '$3 == "root" { print $5 }')
-	skbs=$(($(in_ns_sys "$NS_A" cat "/sys/class/net/$DEV/statistics/tx_packets") - skb0))
+	skbs=$(($(ns_txpkts "$NS_A" "$DEV") - skb0))
 	SEGS_PER_SKB=$(awk -v p="$QD_PKTS" -v s="$skbs" 'BEGIN { printf "%.2f\n", s ? p / s : 0 }')
 	[ "${VERBOSE:-0}" = 1 ] && echo "# $kind $rate: $rates" && sed 's/^/# send: /' "$SC_TMP/send.out"
 	return 0
