@@ -328,6 +328,19 @@ flow_mbit() {
 # ------------------------------------------------------------ counters
 # Used by suite-leaves, suite-regress and suite-tcp. All read NS_A.
 
+# awk functions for tc's text: num("(dropped 12,") is 12; size("12Kb") is
+# 12288 (tc's rounding of byte counts undone approximately).
+TC_AWK_NUM='
+	function num(s) { gsub(/[^0-9]/, "", s); return s + 0 }
+	function size(s, m) {
+		m = 1
+		if (s ~ /Kb$/) m = 1024
+		else if (s ~ /Mb$/) m = 1048576
+		else if (s ~ /Gb$/) m = 1073741824
+		sub(/[KMG]?b$/, "", s)
+		return int(s * m)
+	}'
+
 # tc_class_parse: `tc -s [-j] class show` output on stdin, one line per class
 # on stdout:
 #   KIND CLASSID PARENT LEAF BYTES PKTS DROPS OVERLIMITS BACKLOG QLEN GIANTS
@@ -350,20 +363,11 @@ tc_class_parse() {
 			] | map(tostring) | join(" ")'
 		;;
 	*)
-		printf '%s\n' "$_in" | awk '
+		printf '%s\n' "$_in" | awk "$TC_AWK_NUM"'
 		function flush() {
 			if (id != "")
 				print kind, id, par, leaf, by, pk, dr, ov, bl, ql, gi
 			id = ""
-		}
-		function num(s) { gsub(/[^0-9]/, "", s); return s + 0 }
-		function size(s, m) {
-			m = 1
-			if (s ~ /Kb$/) m = 1024
-			else if (s ~ /Mb$/) m = 1048576
-			else if (s ~ /Gb$/) m = 1073741824
-			sub(/[KMG]?b$/, "", s)
-			return int(s * m)
 		}
 		/^class / {
 			flush()
@@ -414,20 +418,11 @@ cls_get() {
 # and backlog lines are the first after its "qdisc" line (cake's tin
 # table has backlog rows of its own).
 qdisc_stats() {
-	tc_a -s qdisc show dev "$1" | awk '
+	tc_a -s qdisc show dev "$1" | awk "$TC_AWK_NUM"'
 		function flush() {
 			if (h != "")
 				print kind, h, par, by, pk, dr, bl, ql
 			h = ""
-		}
-		function num(s) { gsub(/[^0-9]/, "", s); return s + 0 }
-		function size(s, m) {
-			m = 1
-			if (s ~ /Kb$/) m = 1024
-			else if (s ~ /Mb$/) m = 1048576
-			else if (s ~ /Gb$/) m = 1073741824
-			sub(/[KMG]?b$/, "", s)
-			return int(s * m)
 		}
 		/^qdisc / {
 			flush()
