@@ -40,8 +40,9 @@ check "the helpers only some tc versions export are weak imports:" \
 	sh -c "echo '$(echo $weak)' | grep -qw tc_print_rate && echo '$(echo $weak)' | grep -qw print_color_size"
 echo "# weak: $(echo $weak)"
 # other suites' tc (scripts/fetch-tc): the strong imports must be there too
-for otc in ../build/tc-*/root/usr/sbin/tc; do
-	[ -e "$otc" ] || continue
+# (bullseye's tc is in sbin/, before merged /usr)
+for otc in ../build/tc-*/root/usr/sbin/tc ../build/tc-*/root/sbin/tc; do
+	[ -f "$otc" ] && [ ! -L "$otc" ] || continue
 	oexp=$(nm -D --defined-only "$otc" | awk '{ print $3 }')
 	missing=
 	for sym in $imports; do grep -qxF "$sym" <<<"$oexp" || missing="$missing $sym"; done
