@@ -15,9 +15,22 @@ int main(int argc, char **argv)
 {
 	int passed = 0, failed = 0, n = 0;
 	const char *only = argc > 1 ? argv[1] : NULL;
+	bool exact = false;
 	unsigned int i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	/* A name that is a test's whole name runs that test alone ("perf 10"
+	 * is not also "perf 1000"); any other runs every test containing it. */
+	if (only) {
+		for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+			const struct utest *t;
+
+			for (t = suites[i]; t->name; t++)
+				if (!strcmp(t->name, only))
+					exact = true;
+		}
+	}
 
 	for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
 		const struct utest *t;
@@ -27,7 +40,8 @@ int main(int argc, char **argv)
 			unsigned long w = kshim_warnings;
 			bool ok;
 
-			if (only ? !strstr(t->name, only) :
+			if (only ? (exact ? strcmp(t->name, only) != 0 :
+					    !strstr(t->name, only)) :
 				   !strncmp(t->name, "perf", 4))
 				continue;	/* perf tests run by name only */
 			ok = t->fn(msg, sizeof(msg));
