@@ -420,15 +420,28 @@ check_counters() {
 	ipk=$(cls_get "$cls" 1:1 pkts)
 	# leaf qdiscs: the qdiscs grafted on 1:10 and 1:20
 	lqdrop=$(printf '%s\n' "$qd" | awk '$3 == "1:10" || $3 == "1:20" { d += $6 } END { print d + 0 }')
-	detail="root qdisc: $qb bytes $qp pkts $qdrop drops; 1:1: $ib bytes $ipk pkts; $nleaf leaf classes: $lb bytes $lp pkts $ldrop drops; leaf qdiscs $lqdrop drops; device $skbs skbs"
+	# Packets that went to the direct queue count at the root only: a
+	# retransmission of the previous kind's TCP (its timer outlives the
+	# sender) that came while this tree was being built, before its
+	# default class 1:10 existed (seen once in 20 kinds on sid and rt).
+	dp=$(T qdisc show dev "$DEV" | awk '$1 == "qdisc" && $4 == "root" {
+		for (i = 5; i < NF; i++) if ($i == "direct_packets_stat") { print $(i + 1); exit } }')
+	dp=${dp:-0}
+	detail="root qdisc: $qb bytes $qp pkts $qdrop drops, $dp direct; 1:1: $ib bytes $ipk pkts; $nleaf leaf classes: $lb bytes $lp pkts $ldrop drops; leaf qdiscs $lqdrop drops; device $skbs skbs"
 
-	if [ "$nleaf" -eq 2 ] && [ "$qb" -gt 0 ] && [ "$lb" -eq "$qb" ] && [ "$ib" -eq "$qb" ]; then
+	if [ "$dp" -eq 0 ] && [ "$nleaf" -eq 2 ] && [ "$qb" -gt 0 ] && [ "$lb" -eq "$qb" ] && [ "$ib" -eq "$qb" ]; then
 		ok "leaf $k: bytes: 1:10 + 1:20 = 1:1 = qdisc = $qb"
+	elif [ "$dp" -gt 0 ] && [ "$nleaf" -eq 2 ] && [ "$lb" -eq "$ib" ] && [ "$qb" -gt "$lb" ] &&
+	     [ "$((qb - lb))" -le "$((dp * 70000))" ]; then
+		ok "leaf $k: bytes: 1:10 + 1:20 = 1:1 = $lb, qdisc $qb with $dp direct (the previous kind's TCP, sent while the tree was built)"
 	else
 		fail "leaf $k: bytes: 1:10 + 1:20 = 1:1 = qdisc" "$detail"
 	fi
-	if [ "$lp" -eq "$qp" ] && [ "$ipk" -eq "$qp" ]; then
+	if [ "$dp" -eq 0 ] && [ "$lp" -eq "$qp" ] && [ "$ipk" -eq "$qp" ]; then
 		ok "leaf $k: packets: 1:10 + 1:20 = 1:1 = qdisc = $qp (segments; the device saw $skbs skbs)"
+	elif [ "$dp" -gt 0 ] && [ "$lp" -eq "$ipk" ] && [ "$((qp - lp))" -ge "$dp" ] &&
+	     [ "$((qp - lp))" -le "$((dp * 45))" ]; then
+		ok "leaf $k: packets: 1:10 + 1:20 = 1:1 = $lp, qdisc $qp with $dp direct skb(s) (segments; the device saw $skbs skbs)"
 	else
 		fail "leaf $k: packets: 1:10 + 1:20 = 1:1 = qdisc (GSO segments counted)" \
 			"classes $lp, 1:1 $ipk, qdisc $qp; the device saw $skbs skbs" "$detail"
