@@ -265,6 +265,50 @@ dump_state() {
 	T -s class show dev "$DEV" | grep -A4 "^class $ROOT 1:"
 }
 
+# judge_bulk KIND: the bulk phase's rates on a rate line (a second window
+# when 1:10 is short); sets rate_ok (1 pass, 0 fail, "short": judged
+# after htb, see run_case) and line, exp for run_case.
+judge_bulk() {
+	k=$1
+	if kind_shapes "$k"; then
+		exp=$(awk -v c="$CEIL_10" 'BEGIN { print c / 2000 }')
+		what="the leaf's own rate"
+	else
+		exp=$(awk -v c="$CEIL_10" 'BEGIN { print c / 1000 }')
+		what="the ceil"
+	fi
+	lim20=$(awk -v c="$CEIL_20" 'BEGIN { print c / 1000 }')
+	r10=$(rate_get "$rates" 1:10)
+	r20=$(rate_get "$rates" 1:20)
+	again=
+	# Short of the target only (not over it): a stalled vCPU on a busy
+	# host loses time no shaper can make up; one more window decides.
+	if ! within "$r10" "$exp" $TOL &&
+	   awk -v a="$r10" -v e="$exp" 'BEGIN { exit !(a < e) }'; then
+		echo "# leaf: $k: 1:10 at $r10 mbit: a second window (t=$(up))"
+		bulk
+		again=" (second window; the first: 1:10 $r10, 1:20 $r20)"
+		r20b=$r20
+		r10=$(rate_get "$rates" 1:10)
+		r20=$(rate_get "$rates" 1:20)
+		# 1:20 must stay under its ceil in both windows
+		awk -v a="$r20b" -v b="$r20" 'BEGIN { exit !(a > b) }' && r20=$r20b
+	fi
+	line="leaf $k: bulk: 1:10 UDP flood $r10 mbit ($what $exp, $(sc_err_pct "$r10" "$exp")%, ±$TOL%); 1:20 TCP $r20 mbit (ceil $lim20)$again"
+	if ! awk -v a="$r20" -v l="$lim20" -v p=$TOL 'BEGIN { exit !(a <= l * (1 + p / 100)) }'; then
+		fail "$line" "1:20 above its ceil"
+		rate_ok=0
+	elif within "$r10" "$exp" $TOL; then
+		ok "$line"
+		rate_ok=1
+	elif awk -v a="$r10" -v e="$exp" 'BEGIN { exit !(a > e) }'; then
+		fail "$line" "1:10 above its target"
+		rate_ok=0
+	else
+		rate_ok=short
+	fi
+}
+
 run_case() {
 	k=$1
 	echo "# leaf: $k (t=$(up))"
@@ -287,48 +331,13 @@ run_case() {
 		return 0
 	fi
 
-	if kind_shapes "$k"; then
-		exp=$(awk -v c="$CEIL_10" 'BEGIN { print c / 2000 }')
-		what="the leaf's own rate"
-	else
-		exp=$(awk -v c="$CEIL_10" 'BEGIN { print c / 1000 }')
-		what="the ceil"
-	fi
-	lim20=$(awk -v c="$CEIL_20" 'BEGIN { print c / 1000 }')
 	echo "# leaf: $k: bulk (UDP flood -> 1:10, TCP -> 1:20) (t=$(up))"
 	bulk
-	r10=$(rate_get "$rates" 1:10)
-	r20=$(rate_get "$rates" 1:20)
-	again=
-	# Short of the target only (not over it): a stalled vCPU on a busy
-	# host loses time no shaper can make up; one more window decides.
-	if [ "$JUDGE_RATES" = 1 ] && ! within "$r10" "$exp" $TOL &&
-	   awk -v a="$r10" -v e="$exp" 'BEGIN { exit !(a < e) }'; then
-		echo "# leaf: $k: 1:10 at $r10 mbit: a second window (t=$(up))"
-		bulk
-		again=" (second window; the first: 1:10 $r10, 1:20 $r20)"
-		r20b=$r20
-		r10=$(rate_get "$rates" 1:10)
-		r20=$(rate_get "$rates" 1:20)
-		# 1:20 must stay under its ceil in both windows
-		awk -v a="$r20b" -v b="$r20" 'BEGIN { exit !(a > b) }' && r20=$r20b
-	fi
-	line="leaf $k: bulk: 1:10 UDP flood $r10 mbit ($what $exp, $(sc_err_pct "$r10" "$exp")%, ±$TOL%); 1:20 TCP $r20 mbit (ceil $lim20)$again"
-	# rate_ok: 1 pass, 0 fail, "short" judged after htb (see below)
-	if [ $JUDGE_RATES = 0 ]; then
+	if [ "$JUDGE_RATES" = 0 ]; then
 		echo "# leaf $k: bulk: $BULK_T s of flood and TCP, rates not measured on $HTBX_KLINE (not in RATE_LINES)"
 		rate_ok=1
-	elif ! awk -v a="$r20" -v l="$lim20" -v p=$TOL 'BEGIN { exit !(a <= l * (1 + p / 100)) }'; then
-		fail "$line" "1:20 above its ceil"
-		rate_ok=0
-	elif within "$r10" "$exp" $TOL; then
-		ok "$line"
-		rate_ok=1
-	elif awk -v a="$r10" -v e="$exp" 'BEGIN { exit !(a > e) }'; then
-		fail "$line" "1:10 above its target"
-		rate_ok=0
 	else
-		rate_ok=short
+		judge_bulk "$k"
 	fi
 
 	echo "# leaf: $k: mix (UDP 64..60000 B, TCP 100/9000 B writes) (t=$(up))"
