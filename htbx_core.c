@@ -378,6 +378,8 @@ static void htbx_cls_apply(struct htbx_cls *cl,
 	cl->cfg = *cfg;
 	cl->buffer = htbx_bytes_to_ns(cfg->rate, cfg->burst);
 	cl->cbuffer = htbx_bytes_to_ns(cfg->ceil, cfg->cburst);
+	cl->rate_recip = htbx_rate_recip(cfg->rate);
+	cl->ceil_recip = htbx_rate_recip(cfg->ceil);
 }
 
 /* Full tokens, CAN_SEND, inactive, in no ring: a class at rest at @now. */
@@ -635,15 +637,17 @@ static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
 		if (c->level >= level) {
 			if (c->level == level)
 				c->lends++;
-			t = htbx_debit(t, htbx_xmit_ns(c->cfg.rate, wire,
-						       &c->rate_rem));
+			t = htbx_debit(t, htbx_xmit_ns_r(c->cfg.rate,
+							 c->rate_recip, wire,
+							 &c->rate_rem));
 		} else {
 			c->borrows++;
 		}
 		c->tokens = t;
 		t = min_t(s64, c->ctokens + diff, c->cbuffer);
-		c->ctokens = htbx_debit(t, htbx_xmit_ns(c->cfg.ceil, wire,
-							&c->ceil_rem));
+		c->ctokens = htbx_debit(t, htbx_xmit_ns_r(c->cfg.ceil,
+							  c->ceil_recip, wire,
+							  &c->ceil_rem));
 		c->t_c = now;
 
 		old = c->cmode;

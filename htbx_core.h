@@ -65,6 +65,8 @@ struct htbx_cls {
 	struct htbx_cfg		cfg;
 	s64			buffer;		/* ns, cfg.burst at cfg.rate */
 	s64			cbuffer;	/* ns, cfg.cburst at cfg.ceil */
+	u64			rate_recip;	/* htbx_rate_recip(cfg.rate) */
+	u64			ceil_recip;	/* htbx_rate_recip(cfg.ceil) */
 
 	/* tree */
 	struct htbx_cls		*parent;

@@ -65,6 +65,63 @@ static bool t_xmit_exact(char *msg, size_t sz)
 	return worst == 0;
 }
 
+/* A rate spread over every magnitude, 1 .. HTBX_MAX_RATE. */
+static u64 rnd_rate(void)
+{
+	u64 r = rnd() >> (rnd() % 64);
+
+	return 1 + r % HTBX_MAX_RATE;
+}
+
+/* The reciprocal form gives the divide's quotient and remainder. */
+static bool t_xmit_recip(char *msg, size_t sz)
+{
+	static const u64 edge_rates[] = { 1, 2, 3, 7, 125000, 999999937ULL,
+					  HTBX_MAX_RATE - 1, HTBX_MAX_RATE };
+	static const u64 edge_bytes[] = { 1, 2, 1500, 65535, 0xffffffffULL,
+					  (1ULL << 33) - 1 };
+	u64 n, checked = 0;
+	unsigned int i, j;
+
+	for (n = 0; n < 4000000; n++) {
+		u64 rate = rnd_rate();
+		u64 bytes = 1 + rnd() % (1ULL << 33);
+		u64 rem = rnd() % rate, rem2 = rem;
+		u64 want = htbx_xmit_ns(rate, bytes, &rem);
+		u64 got = htbx_xmit_ns_r(rate, htbx_rate_recip(rate), bytes,
+					 &rem2);
+
+		if (got != want || rem2 != rem) {
+			FIG("rate %llu bytes %llu: %llu rem %llu, divide %llu rem %llu",
+			    (unsigned long long)rate, (unsigned long long)bytes,
+			    (unsigned long long)got, (unsigned long long)rem2,
+			    (unsigned long long)want, (unsigned long long)rem);
+			return false;
+		}
+		checked++;
+	}
+	for (i = 0; i < sizeof(edge_rates) / sizeof(edge_rates[0]); i++) {
+		for (j = 0; j < sizeof(edge_bytes) / sizeof(edge_bytes[0]); j++) {
+			u64 r = edge_rates[i], b = edge_bytes[j];
+			u64 rems[] = { 0, r / 2, r - 1 };
+			unsigned int k;
+
+			for (k = 0; k < 3; k++) {
+				u64 a = rems[k], c = rems[k];
+
+				if (htbx_xmit_ns(r, b, &a) !=
+				    htbx_xmit_ns_r(r, htbx_rate_recip(r), b, &c) ||
+				    a != c)
+					return false;
+				checked++;
+			}
+		}
+	}
+	FIG("%llu (rate, bytes, remainder) triples, random and at the edges: same quotient and remainder as the divide",
+	    (unsigned long long)checked);
+	return true;
+}
+
 /* Pairing heap against a brute-force model. */
 static bool t_pq_model(char *msg, size_t sz)
 {
@@ -147,6 +204,7 @@ static bool t_pq_model(char *msg, size_t sz)
 
 const struct utest tests_math[] = {
 	{ "xmit_ns carries its remainder exactly", t_xmit_exact },
+	{ "xmit_ns_r (reciprocal) equals xmit_ns", t_xmit_recip },
 	{ "event queue vs brute-force model", t_pq_model },
 	{ NULL, NULL },
 };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_perf.c - cost of a dequeue with 10, 1000 and 10000 backlogged
- * leaves (under inner classes of 100, borrowing). Run by name only
- * ("perf N"); `make callgrind` counts the instructions of perf_loop.
+ * leaves (under inner classes of 100, borrowing), and of the rate math
+ * alone ("perf div"). Run by name only ("perf N"); `make callgrind`
+ * counts the instructions of perf_loop.
  */
 #include <time.h>
 #include "harness.h"
@@ -57,11 +58,82 @@ static bool perf(int n, char *msg, size_t sz)
 	return got > PERF_DEQ / 2;
 }
 
+/*
+ * The rate math alone: htbx_charge's two transmission times per level,
+ * by divide (htbx_xmit_ns) and by reciprocal (htbx_xmit_ns_r), over the
+ * same inputs. TSC ticks per call: the host has no PMU for perf stat, and
+ * the TSC runs at a fixed rate near the nominal clock.
+ */
+#define DIV_N		4096
+#define DIV_ROUNDS	256
+
+static u64 div_rate[DIV_N], div_recip[DIV_N], div_len[DIV_N];
+
+__attribute__((noinline)) static u64 div_loop(void)
+{
+	u64 rem = 0, sum = 0;
+	int i;
+
+	for (i = 0; i < DIV_N; i++)
+		sum += htbx_xmit_ns(div_rate[i], div_len[i], &rem);
+	return sum + rem;
+}
+
+__attribute__((noinline)) static u64 recip_loop(void)
+{
+	u64 rem = 0, sum = 0;
+	int i;
+
+	for (i = 0; i < DIV_N; i++)
+		sum += htbx_xmit_ns_r(div_rate[i], div_recip[i], div_len[i],
+				      &rem);
+	return sum + rem;
+}
+
+static double ticks_per_call(u64 (*fn)(void), u64 *out)
+{
+	u64 best = ~0ULL, t;
+	int r;
+
+	for (r = 0; r < DIV_ROUNDS; r++) {
+		t = __builtin_ia32_rdtsc();
+		*out = fn();
+		t = __builtin_ia32_rdtsc() - t;
+		if (t < best)
+			best = t;
+	}
+	return (double)best / DIV_N;
+}
+
+static bool pdiv(char *msg, size_t sz)
+{
+	u64 seed = 0x2545f4914f6cdd1dULL, a, b;
+	double d, m;
+	int i;
+
+	for (i = 0; i < DIV_N; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		/* leaf rates of 1 kbit .. 10 gbit, packets of 64 .. 64k */
+		div_rate[i] = 125 + seed % 1250000000ULL;
+		div_recip[i] = htbx_rate_recip(div_rate[i]);
+		div_len[i] = 64 + (seed >> 40) % 65472;
+	}
+	/* rem stays below every rate: the smallest is 125 */
+	d = ticks_per_call(div_loop, &a);
+	m = ticks_per_call(recip_loop, &b);
+	FIG("rate math per call: divide %.1f, reciprocal %.1f TSC ticks (%.2fx); same sums: %s",
+	    d, m, m / d, a == b ? "yes" : "NO");
+	return a == b;
+}
+
 static bool p10(char *msg, size_t sz) { return perf(10, msg, sz); }
 static bool p1000(char *msg, size_t sz) { return perf(1000, msg, sz); }
 static bool p10000(char *msg, size_t sz) { return perf(10000, msg, sz); }
 
 const struct utest tests_perf[] = {
+	{ "perf div", pdiv },
 	{ "perf 10", p10 },
 	{ "perf 1000", p1000 },
 	{ "perf 10000", p10000 },
