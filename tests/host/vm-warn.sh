@@ -32,6 +32,9 @@ for line in $(scripts/kline list debian); do
 		run "warn$line" --kernel "$line" -- sh -c 'modprobe htbx_warn; echo survived'
 done
 run hang --kernel 6.12 --timeout 25 -- sleep 1000
+# A kernel that dies before userspace (no init: it panics mounting a root
+# it does not have) is booted once more, and fails as a crash.
+HTBX_VM_APPEND=rdinit=/nope run noinit --kernel 6.12 --timeout 120 -- echo ran
 # One boot for the status, the output and the real module (a boot costs
 # 35 s): exit 3 once sch_htbx is loaded.
 run module --kernel 6.12 -- sh -c 'echo hello from $HTBX_KLINE; uname -r
@@ -56,8 +59,9 @@ for line in $(scripts/kline list debian); do
 	fi
 	rc=$(cat "$tmp/warn$line.rc")
 	if [ "$rc" != 0 ] && [ "$rc" != 2 ] && grep -q 'WARNING:.*htbx_warn' "$tmp/warn$line.err" &&
-	   ! grep -q survived "$tmp/warn$line.out"; then
-		echo "ok - [$line] WARN fails the run: exit $rc, WARNING shown"
+	   ! grep -q survived "$tmp/warn$line.out" &&
+	   ! grep -q 'booting again' "$tmp/warn$line.err"; then
+		echo "ok - [$line] WARN fails the run: exit $rc, WARNING shown, not booted again"
 	else
 		echo "not ok - [$line] WARN fails the run: exit $rc"
 		tail -n 20 "$tmp/warn$line.err" | sed 's/^/# /'
@@ -71,6 +75,16 @@ if [ "$rc" = 124 ]; then
 else
 	echo "not ok - [6.12] hang past --timeout: exit $rc"
 	tail -n 20 "$tmp/hang.err" | sed 's/^/# /'
+fi
+
+# Died before userspace: two boots (said once on stderr), then exit 125.
+rc=$(cat "$tmp/noinit.rc")
+again=$(grep -c 'died before userspace.*booting again' "$tmp/noinit.err")
+if [ "$rc" = 125 ] && [ "$again" = 1 ] && ! grep -q '^ran' "$tmp/noinit.out"; then
+	echo "ok - [6.12] a kernel that dies before userspace is booted once more, then fails (exit 125)"
+else
+	echo "not ok - [6.12] death before userspace: exit $rc, 'booting again' said $again times"
+	tail -n 20 "$tmp/noinit.err" | sed 's/^/# /'
 fi
 
 # The real module, autoloaded by name.
