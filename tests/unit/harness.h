@@ -18,6 +18,15 @@
 #define SEC		1000000000ULL
 #define INF_PKTS	(~0ULL >> 2)
 
+/* xorshift64*: each test file keeps its own state, so each is repeatable. */
+static inline u64 xorshift64s(u64 *st)
+{
+	*st ^= *st >> 12;
+	*st ^= *st << 25;
+	*st ^= *st >> 27;
+	return *st * 2685821657736338717ULL;
+}
+
 struct tcls;
 
 /*

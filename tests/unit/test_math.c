@@ -6,11 +6,7 @@ static u64 rng_state = 0x9e3779b97f4a7c15ULL;
 
 static u64 rnd(void)
 {
-	/* xorshift64* */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ULL;
+	return xorshift64s(&rng_state);
 }
 
 /* Sum of carried-remainder charges equals the exact quotient. */

@@ -112,13 +112,10 @@ static bool pdiv(char *msg, size_t sz)
 	int i;
 
 	for (i = 0; i < DIV_N; i++) {
-		seed ^= seed << 13;
-		seed ^= seed >> 7;
-		seed ^= seed << 17;
 		/* leaf rates of 1 kbit .. 10 gbit, packets of 64 .. 64k */
-		div_rate[i] = 125 + seed % 1250000000ULL;
+		div_rate[i] = 125 + xorshift64s(&seed) % 1250000000ULL;
 		div_recip[i] = htbx_rate_recip(div_rate[i]);
-		div_len[i] = 64 + (seed >> 40) % 65472;
+		div_len[i] = 64 + xorshift64s(&seed) % 65472;
 	}
 	/* rem stays below every rate: the smallest is 125 */
 	d = ticks_per_call(div_loop, &a);

@@ -11,10 +11,7 @@ static u64 st = 0x2545f4914f6cdd1dULL;
 
 static u64 rnd(void)
 {
-	st ^= st >> 12;
-	st ^= st << 25;
-	st ^= st >> 27;
-	return st * 2685821657736338717ULL;
+	return xorshift64s(&st);
 }
 
 enum { M = 48 };
