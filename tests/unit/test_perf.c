@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_perf.c - cost of a dequeue with 10, 1000 and 10000 backlogged
- * leaves (under inner classes of 100, borrowing), and of the rate math
- * alone ("perf div"). Run by name only ("perf N"); `make callgrind`
- * counts the instructions of perf_loop.
+ * test_perf.c - cost of a dequeue: one class ("perf 1"), a chain of 8
+ * levels that borrows through all of them ("perf deep8"), 10, 1000 and
+ * 10000 backlogged leaves under inner classes of 100, borrowing ("perf
+ * N"), and the rate math alone ("perf div"). Run by name only; `make
+ * callgrind` counts the instructions of perf_loop.
  */
 #include <time.h>
 #include "harness.h"
@@ -28,16 +29,32 @@ __attribute__((noinline)) u64 perf_loop(struct sim *s, u64 n)
 	return got;
 }
 
+/* Warm up, then time PERF_DEQ dequeues of the tree built in @s. */
+static bool perf_run(struct sim *s, const char *what, char *msg, size_t sz)
+{
+	struct timespec a, b;
+	u64 got;
+
+	perf_loop(s, PERF_DEQ / 4);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	got = perf_loop(s, PERF_DEQ);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	FIG("%s: %d dequeue calls (%llu packets) in %.1f ns each",
+	    what, PERF_DEQ, (unsigned long long)got,
+	    ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / PERF_DEQ);
+	return got > PERF_DEQ / 2;
+}
+
+static struct sim s;
+static struct tcls root, in[100], lf[10000];
+
 static bool perf(int n, char *msg, size_t sz)
 {
-	static struct sim s;
-	static struct tcls root, in[100], lf[10000];
 	int ni = n >= 100 ? n / 100 : 1, i;
 	struct htbx_cfg rc = mkcfg(MBIT(100) * n, MBIT(100) * n, 0, 1500);
 	struct htbx_cfg ic = mkcfg(MBIT(50) * (n / ni), MBIT(100) * n, 0, 1500);
 	struct htbx_cfg lc = mkcfg(MBIT(10), MBIT(100) * n, 0, 1500);
-	struct timespec a, b;
-	u64 got;
+	char what[32];
 
 	sim_init(&s, MBIT(100) * n);	/* the root is the bottleneck */
 	tc_add(&s, &root, NULL, &rc, 0);
@@ -48,14 +65,38 @@ static bool perf(int n, char *msg, size_t sz)
 		tc_add(&s, &lf[i], &in[i % ni], &lc, 1000 + i % 500);
 		tc_fill(&s, &lf[i], INF_PKTS);
 	}
-	perf_loop(&s, PERF_DEQ / 4);	/* warm up */
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	got = perf_loop(&s, PERF_DEQ);
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	FIG("%d leaves: %d dequeue calls (%llu packets) in %.1f ns each",
-	    n, PERF_DEQ, (unsigned long long)got,
-	    ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / PERF_DEQ);
-	return got > PERF_DEQ / 2;
+	snprintf(what, sizeof(what), "%d leaves", n);
+	return perf_run(&s, what, msg, sz);
+}
+
+/*
+ * The shapes of bench/pps.sh: one class at 10gbit on a 1gbit link (it
+ * never waits), and 1:1 at 10gbit above a chain of 7 classes at 1mbit ceil
+ * 10gbit (the leaf at the bottom borrows through every level, each packet).
+ */
+static bool p1(char *msg, size_t sz)
+{
+	struct htbx_cfg c = mkcfg(MBIT(10000), MBIT(10000), 0, 1500);
+
+	sim_init(&s, MBIT(1000));
+	tc_add(&s, &lf[0], NULL, &c, 60);
+	tc_fill(&s, &lf[0], INF_PKTS);
+	return perf_run(&s, "1 class", msg, sz);
+}
+
+static bool pdeep8(char *msg, size_t sz)
+{
+	struct htbx_cfg rc = mkcfg(MBIT(10000), MBIT(10000), 0, 1500);
+	struct htbx_cfg c = mkcfg(MBIT(1), MBIT(10000), 0, 1500);
+	int i;
+
+	sim_init(&s, MBIT(1000));
+	tc_add(&s, &in[0], NULL, &rc, 0);
+	for (i = 1; i < 7; i++)
+		tc_add(&s, &in[i], &in[i - 1], &c, 0);
+	tc_add(&s, &lf[0], &in[6], &c, 60);
+	tc_fill(&s, &lf[0], INF_PKTS);
+	return perf_run(&s, "depth 8, borrowing", msg, sz);
 }
 
 /*
@@ -131,6 +172,8 @@ static bool p10000(char *msg, size_t sz) { return perf(10000, msg, sz); }
 
 const struct utest tests_perf[] = {
 	{ "perf div", pdiv },
+	{ "perf 1", p1 },
+	{ "perf deep8", pdeep8 },
 	{ "perf 10", p10 },
 	{ "perf 1000", p1000 },
 	{ "perf 10000", p10000 },
