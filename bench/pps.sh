@@ -3,44 +3,76 @@
 #
 # pps.sh - packets per second through htbx vs mainline htb, same boot.
 #
-#   bench/pps.sh [--kernel 6.1|6.12|both] [--count N]
+#   bench/pps.sh [--kernel LINE|both] [--count N] [--leaves "N..."]
 #
 # Boots the pinned kernel(s) under --icount (1 ns of guest time per guest
 # instruction, so the figures repeat whatever the host is doing) and, in
 # the guest, runs pktgen (xmit_mode queue_xmit, 60-byte UDP) into a dummy
-# device whose root qdisc is, in turn, pfifo (reference), then the same
-# class tree as htbx and as htb:
+# device whose root qdisc is, in turn, pfifo and prio (references), then
+# the same class tree as htbx and as htb. pfifo at the root is bypassed
+# whenever it is empty (TCQ_F_CAN_BYPASS: __dev_xmit_skb hands the packet
+# straight to the driver), which under pktgen's queue_xmit is every packet,
+# so pfifo's figure is the stack without a qdisc; prio (2 bands, every
+# packet to band 0, a pfifo child) has no bypass: the cost of a classful
+# qdisc's enqueue and dequeue through a child, without shaping. Trees:
 #
 #   1class   one class 1:10 at 10gbit, reached as the default class
+#   1prio    the same class, named by skb->priority (no filter runs)
+#   deep8    a chain of 8 levels, 1:1 at 10gbit, each class below it rate
+#            1mbit ceil 10gbit: every packet borrows through 7 ancestors;
+#            the leaf named by skb->priority
 #   4leaves  1:1 at 10gbit with 4 leaves, 64leaves: with 64 leaves; leaves
 #            rate 1mbit ceil 10gbit (all of them borrow); a u32 hash on
 #            the low bits of the UDP dst port spreads the packets evenly
+#   Nflow    (--leaves, default 1024 16384) N leaves as above, made with
+#            one tc -batch; one flow filter (map key proto-dst, divisor N)
+#            sends UDP port p to leaf 1:(0x100 + p % N), and pktgen steps
+#            through N ports, so every leaf gets every N-th packet: the
+#            filter's cost is the same for every N, the scheduler's is what
+#            grows, if anything does. N at most 65000 (16-bit minors).
 #
 # pps is pktgen's own figure; ratio is htbx/htb (1.00: same cost per
-# packet). Not a test: nothing is asserted.
+# packet), cost is the ns per packet over pfifo's, htbx/htb (< 1: htbx's
+# scheduling costs less; the guest's instruction count, --icount). Not a
+# test: nothing is asserted.
 
 top=${HTBX_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 
 if [ "${1:-}" != --guest ]; then
-	lines=both count=200000
+	lines=both count=200000 leaves="1024 16384"
+	usage="usage: bench/pps.sh [--kernel LINE|both] [--count N] [--leaves \"N...\"]"
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--kernel) lines=$2; shift 2 ;;
-		--count) count=$2; shift 2 ;;
-		*) echo "usage: bench/pps.sh [--kernel 6.1|6.12|both] [--count N]" >&2; exit 2 ;;
+		--kernel|--count|--leaves)
+			[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+			case $1 in
+			--kernel) lines=$2 ;;
+			--count) count=$2 ;;
+			--leaves) leaves=$2 ;;
+			esac
+			shift 2 ;;
+		*) echo "$usage" >&2; exit 2 ;;
 		esac
+	done
+	for n in $count $leaves; do
+		case $n in ''|*[!0-9]*) echo "pps: not a number: $n" >&2; exit 2 ;; esac
+	done
+	for n in $leaves; do
+		[ "$n" -ge 1 ] && [ "$n" -le 65000 ] ||
+			{ echo "pps: --leaves: N must be 1 .. 65000 (16-bit minors)" >&2; exit 2; }
 	done
 	[ "$lines" = both ] && lines="6.1 6.12"
 	rc=0
 	for l in $lines; do
-		"$top/scripts/vm" --kernel "$l" --icount --timeout 900 -- \
-			sh "$top/bench/pps.sh" --guest "$count" || rc=1
+		"$top/scripts/vm" --kernel "$l" --icount --mem 2048 --timeout 3000 -- \
+			sh "$top/bench/pps.sh" --guest "$count" $leaves || rc=1
 	done
 	exit $rc
 fi
 
 # ---- in the guest ----
 count=${2:-200000}
+shift 2
 dev=pg0
 PG=/proc/net/pktgen
 
@@ -62,17 +94,48 @@ for c in "count $count" "pkt_size 60" "delay 0" "burst 1" \
 	pgset "$dev" "$c"
 done
 
-# tree KIND NLEAVES: 0 leaves = one class reached as the default.
+# skb->priority naming class 1:MINOR (hex), 0: none
+prio_of() { echo $((0x10000 + 0x$1)); }
+
+# tree KIND SHAPE: SHAPE 1class, 1prio, deep8, N (u32, N <= 64) or Nflow.
 tree()
 {
 	local kind="$1" n="$2" i hex div
 	tc qdisc del dev "$dev" root 2>/dev/null
-	if [ "$n" = 0 ]; then
+	pgset "$dev" "skb_priority 0"
+	pgset "$dev" "udp_dst_max 1088"
+	case $n in
+	1class|1prio)
 		tc qdisc add dev "$dev" root handle 1: "$kind" default 10 &&
 		tc class add dev "$dev" parent 1: classid 1:10 "$kind" \
-			rate 10gbit ceil 10gbit burst 64k cburst 64k
-		return
-	fi
+			rate 10gbit ceil 10gbit burst 64k cburst 64k || return 1
+		[ "$n" = 1class ] || pgset "$dev" "skb_priority $(prio_of 10)"
+		return ;;
+	deep8)
+		tc qdisc add dev "$dev" root handle 1: "$kind" default 0 &&
+		tc class add dev "$dev" parent 1: classid 1:1 "$kind" \
+			rate 10gbit ceil 10gbit burst 64k cburst 64k || return 1
+		for i in 2 3 4 5 6 7 8; do
+			tc class add dev "$dev" parent "1:$((i - 1))" classid "1:$i" "$kind" \
+				rate 1mbit ceil 10gbit burst 64k cburst 64k || return 1
+		done
+		pgset "$dev" "skb_priority $(prio_of 8)"
+		return ;;
+	*flow)
+		n=${n%flow}
+		tc qdisc add dev "$dev" root handle 1: "$kind" default 0 &&
+		tc class add dev "$dev" parent 1: classid 1:1 "$kind" \
+			rate 10gbit ceil 10gbit burst 64k cburst 64k || return 1
+		awk -v n="$n" -v d="$dev" -v k="$kind" 'BEGIN {
+			for (i = 0; i < n; i++)
+				printf "class add dev %s parent 1:1 classid 1:%x %s rate 1mbit ceil 10gbit burst 64k cburst 64k\n", d, 256 + i, k
+		}' >/tmp/pps.batch
+		tc -batch /tmp/pps.batch || return 1
+		tc filter add dev "$dev" parent 1: protocol ip prio 1 handle 1 \
+			flow map key proto-dst baseclass 1:100 divisor "$n" || return 1
+		pgset "$dev" "udp_dst_max $((1024 + n - 1))"
+		return ;;
+	esac
 	tc qdisc add dev "$dev" root handle 1: "$kind" default 0 &&
 	tc class add dev "$dev" parent 1: classid 1:1 "$kind" \
 		rate 10gbit ceil 10gbit burst 64k cburst 64k || return 1
@@ -106,22 +169,33 @@ busy_leaves()
 
 echo "# pps.sh: $(uname -r), pktgen queue_xmit, $count x 60-byte UDP, icount=${HTBX_ICOUNT:-0}"
 tc qdisc add dev "$dev" root handle 1: pfifo limit 1000
-printf '%-9s %10s\n' pfifo "$(run)"
-printf '%-9s %10s %10s %7s\n' tree htbx htb ratio
-for n in 0 4 64; do
-	name=${n}leaves
-	[ "$n" = 0 ] && name=1class
+pfifo=$(run)
+printf '%-9s %10s   (root bypass: an empty queue is skipped)\n' pfifo "$pfifo"
+tc qdisc del dev "$dev" root
+tc qdisc add dev "$dev" root handle 1: prio bands 2 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+printf '%-9s %10s   (enqueued and dequeued through a pfifo child, no shaping)\n' prio "$(run)"
+printf '%-9s %10s %10s %7s %6s %9s\n' tree htbx htb ratio cost htbx/pfifo
+shapes="1class 1prio deep8 4 64"
+for n in "$@"; do shapes="$shapes ${n}flow"; done
+for n in $shapes; do
+	name=$n
+	case $n in [0-9]|[0-9][0-9]) name=${n}leaves ;; esac
 	for kind in htbx htb; do
 		if tree "$kind" "$n" >/tmp/pps.err 2>&1; then
 			eval "pps_$kind=$(run)"
 		else
 			eval "pps_$kind=0"
-			echo "pps: $kind $name: $(head -n1 /tmp/pps.err)" >&2
+			echo "pps: $kind $name: $(grep -v '^Warning' /tmp/pps.err | head -n1)" >&2
 		fi
 		eval "sent_$kind=\"\$(tc -s qdisc show dev $dev | sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt.*dropped \([0-9]*\).*/\1 sent \2 dropped/p' | head -n1), \$(busy_leaves) busy classes\""
 	done
-	ratio=$(awk -v a="$pps_htbx" -v b="$pps_htb" 'BEGIN { if (b) printf "%.3f", a / b; else print "-" }')
-	printf '%-9s %10s %10s %7s   (htbx %s; htb %s)\n' "$name" "$pps_htbx" "$pps_htb" "$ratio" "$sent_htbx" "$sent_htb"
+	# cost: ns per packet above pfifo's, htbx over htb
+	figs=$(awk -v a="$pps_htbx" -v b="$pps_htb" -v p="$pfifo" 'BEGIN {
+		if (!a || !b || !p) { print "- - -"; exit }
+		printf "%.3f %.3f %.3f", a / b, (1e9 / a - 1e9 / p) / (1e9 / b - 1e9 / p), a / p }')
+	set -- $figs
+	printf '%-9s %10s %10s %7s %6s %9s   (htbx %s; htb %s)\n' "$name" "$pps_htbx" "$pps_htb" \
+		"$1" "$2" "$3" "$sent_htbx" "$sent_htb"
 done
 tc qdisc del dev "$dev" root
 ip link del "$dev"
