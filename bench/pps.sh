@@ -97,62 +97,59 @@ done
 # skb->priority naming class 1:MINOR (hex), 0: none
 prio_of() { echo $((0x10000 + 0x$1)); }
 
+# The class options: the top class (and the one class of 1class/1prio),
+# and every class below 1:1 (all of them borrow).
+TOP="rate 10gbit ceil 10gbit burst 64k cburst 64k"
+LEAF="rate 1mbit ceil 10gbit burst 64k cburst 64k"
+
 # tree KIND SHAPE: SHAPE 1class, 1prio, deep8, N (u32, N <= 64) or Nflow.
 tree()
 {
-	local kind="$1" n="$2" i hex div
+	local kind="$1" n="$2" i hex
 	tc qdisc del dev "$dev" root 2>/dev/null
 	pgset "$dev" "skb_priority 0"
 	pgset "$dev" "udp_dst_max 1088"
 	case $n in
 	1class|1prio)
 		tc qdisc add dev "$dev" root handle 1: "$kind" default 10 &&
-		tc class add dev "$dev" parent 1: classid 1:10 "$kind" \
-			rate 10gbit ceil 10gbit burst 64k cburst 64k || return 1
+		tc class add dev "$dev" parent 1: classid 1:10 "$kind" $TOP || return 1
 		[ "$n" = 1class ] || pgset "$dev" "skb_priority $(prio_of 10)"
 		return ;;
+	esac
+	# every other shape: 1:1 at the top, its classes below it
+	tc qdisc add dev "$dev" root handle 1: "$kind" default 0 &&
+	tc class add dev "$dev" parent 1: classid 1:1 "$kind" $TOP || return 1
+	case $n in
 	deep8)
-		tc qdisc add dev "$dev" root handle 1: "$kind" default 0 &&
-		tc class add dev "$dev" parent 1: classid 1:1 "$kind" \
-			rate 10gbit ceil 10gbit burst 64k cburst 64k || return 1
 		for i in 2 3 4 5 6 7 8; do
 			tc class add dev "$dev" parent "1:$((i - 1))" classid "1:$i" "$kind" \
-				rate 1mbit ceil 10gbit burst 64k cburst 64k || return 1
+				$LEAF || return 1
 		done
-		pgset "$dev" "skb_priority $(prio_of 8)"
-		return ;;
+		pgset "$dev" "skb_priority $(prio_of 8)" ;;
 	*flow)
 		n=${n%flow}
-		tc qdisc add dev "$dev" root handle 1: "$kind" default 0 &&
-		tc class add dev "$dev" parent 1: classid 1:1 "$kind" \
-			rate 10gbit ceil 10gbit burst 64k cburst 64k || return 1
-		awk -v n="$n" -v d="$dev" -v k="$kind" 'BEGIN {
+		awk -v n="$n" -v d="$dev" -v k="$kind" -v o="$LEAF" 'BEGIN {
 			for (i = 0; i < n; i++)
-				printf "class add dev %s parent 1:1 classid 1:%x %s rate 1mbit ceil 10gbit burst 64k cburst 64k\n", d, 256 + i, k
+				printf "class add dev %s parent 1:1 classid 1:%x %s %s\n", d, 256 + i, k, o
 		}' >/tmp/pps.batch
 		tc -batch /tmp/pps.batch || return 1
 		tc filter add dev "$dev" parent 1: protocol ip prio 1 handle 1 \
 			flow map key proto-dst baseclass 1:100 divisor "$n" || return 1
-		pgset "$dev" "udp_dst_max $((1024 + n - 1))"
-		return ;;
+		pgset "$dev" "udp_dst_max $((1024 + n - 1))" ;;
+	*)
+		tc filter add dev "$dev" parent 1: prio 1 handle 2: protocol ip u32 divisor "$n" &&
+		tc filter add dev "$dev" parent 1: prio 1 protocol ip u32 ht 800:: \
+			match ip protocol 17 0xff hashkey mask "$(printf '0x%08x' $((n - 1)))" at 20 \
+			link 2: || return 1
+		i=0
+		while [ "$i" -lt "$n" ]; do
+			hex=$(printf '%x' $((0x100 + i)))
+			tc class add dev "$dev" parent 1:1 classid "1:$hex" "$kind" $LEAF &&
+			tc filter add dev "$dev" parent 1: prio 1 protocol ip u32 \
+				ht "2:$(printf '%x' "$i"):" match u32 0 0 flowid "1:$hex" || return 1
+			i=$((i + 1))
+		done ;;
 	esac
-	tc qdisc add dev "$dev" root handle 1: "$kind" default 0 &&
-	tc class add dev "$dev" parent 1: classid 1:1 "$kind" \
-		rate 10gbit ceil 10gbit burst 64k cburst 64k || return 1
-	div=$n
-	tc filter add dev "$dev" parent 1: prio 1 handle 2: protocol ip u32 divisor "$div" &&
-	tc filter add dev "$dev" parent 1: prio 1 protocol ip u32 ht 800:: \
-		match ip protocol 17 0xff hashkey mask "$(printf '0x%08x' $((n - 1)))" at 20 \
-		link 2: || return 1
-	i=0
-	while [ "$i" -lt "$n" ]; do
-		hex=$(printf '%x' $((0x100 + i)))
-		tc class add dev "$dev" parent 1:1 classid "1:$hex" "$kind" \
-			rate 1mbit ceil 10gbit burst 64k cburst 64k &&
-		tc filter add dev "$dev" parent 1: prio 1 protocol ip u32 \
-			ht "2:$(printf '%x' "$i"):" match u32 0 0 flowid "1:$hex" || return 1
-		i=$((i + 1))
-	done
 }
 
 run()
