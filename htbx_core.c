@@ -220,6 +220,49 @@ static s64 htbx_debit(s64 toks, u64 cost)
 	return max_t(s64, t, -HTBX_TOKENS_MAX);
 }
 
+/* ---- mq mode: buckets shared by the queues (htbx_core.h) ---- */
+
+/* The tokens of bucket word @v at @now, at most @buffer. */
+static s64 htbx_bucket_toks(const atomic64_t *v, u64 now, s64 buffer)
+{
+	s64 t = (s64)now - atomic64_read(v);
+
+	t = min_t(s64, t, buffer);
+	return max_t(s64, t, -HTBX_TOKENS_MAX);
+}
+
+/*
+ * Charge @cost ns to bucket word @v at @now, debt cut as htbx_debit cuts
+ * it; returns the tokens left. Lock-free: other queues charge the same
+ * word.
+ */
+static s64 htbx_bucket_charge(atomic64_t *v, u64 now, s64 buffer, u64 cost)
+{
+	s64 c = (s64)min_t(u64, cost, (u64)HTBX_TOKENS_MAX);
+	s64 old = atomic64_read(v), nv;
+
+	do {
+		nv = max_t(s64, old, (s64)now - buffer);
+		nv = min_t(s64, nv, (s64)now + HTBX_MBUFFER) + c;
+	} while (!atomic64_try_cmpxchg(v, &old, nv));
+	return max_t(s64, (s64)now - nv, -HTBX_TOKENS_MAX);
+}
+
+/* mq: this node's tokens as the shared buckets have them at @now. */
+static void htbx_sync(struct htbx_cls *cl, u64 now)
+{
+	cl->tokens = htbx_bucket_toks(&cl->sh->rate, now, cl->buffer);
+	cl->ctokens = htbx_bucket_toks(&cl->sh->ceil, now, cl->cbuffer);
+	cl->t_c = now;
+}
+
+void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
+		      u64 now)
+{
+	atomic64_set(&b->rate, (s64)now - cl->buffer);
+	atomic64_set(&b->ceil, (s64)now - cl->cbuffer);
+}
+
 static u64 htbx_key(u64 now, s64 wait)
 {
 	u64 k = now + (u64)wait;
@@ -227,22 +270,24 @@ static u64 htbx_key(u64 now, s64 wait)
 	return k < now ? ~0ULL : k;
 }
 
-static int htbx_class_mode(const struct htbx_cls *cl, s64 diff,
-			   s64 *wait)
+static int htbx_mode_of(s64 toks, s64 ctoks, s64 *wait)
 {
-	s64 toks = cl->ctokens + diff;
-
-	if (toks < 0) {
-		*wait = -toks;
+	if (ctoks < 0) {
+		*wait = -ctoks;
 		return HTBX_CANT_SEND;
 	}
-	toks = cl->tokens + diff;
 	if (toks >= 0) {
 		*wait = 0;
 		return HTBX_CAN_SEND;
 	}
 	*wait = -toks;
 	return HTBX_MAY_BORROW;
+}
+
+static int htbx_class_mode(const struct htbx_cls *cl, s64 diff,
+			   s64 *wait)
+{
+	return htbx_mode_of(cl->tokens + diff, cl->ctokens + diff, wait);
 }
 
 static void htbx_row_add(struct htbx_core *q, struct htbx_cls *cl,
@@ -359,6 +404,8 @@ static void htbx_update_mode(struct htbx_core *q, struct htbx_cls *cl,
 {
 	s64 wait;
 
+	if (cl->sh)
+		htbx_sync(cl, now);
 	htbx_change_mode(q, cl, htbx_diff(cl, now), &wait);
 	htbx_pq_remove(q, cl);
 	if (cl->cmode != HTBX_CAN_SEND)
@@ -414,6 +461,7 @@ void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg)
 	cl->cfg = *cfg;
 	htbx_cls_apply(cl, cfg);
 	cl->parent = NULL;
+	cl->sh = NULL;
 	cl->level = 0;
 	cl->children = 0;
 	htbx_cls_rest(cl, 0);
@@ -544,8 +592,12 @@ bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl,
 void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
 		      const struct htbx_cfg *cfg, u64 now)
 {
-	s64 diff = htbx_diff(cl, now);
 	int act = cl->prio_activity;
+	s64 diff;
+
+	if (cl->sh)
+		htbx_sync(cl, now);
+	diff = htbx_diff(cl, now);
 
 	if (act && cl->cmode != HTBX_CANT_SEND)
 		htbx_deactivate_prios(q, cl);
@@ -620,6 +672,29 @@ static u32 htbx_giants(const void *pkt, u32 len, u32 mtu)
 	return DIV_ROUND_UP(len, segs) > mtu ? segs : 0;
 }
 
+/* htbx_charge's step for a node @c whose buckets are shared (mq mode). */
+static void htbx_charge_shared(struct htbx_cls *c, int level, u64 wire,
+			       u64 now)
+{
+	if (c->level >= level) {
+		if (c->level == level)
+			c->lends++;
+		c->tokens = htbx_bucket_charge(&c->sh->rate, now, c->buffer,
+					       htbx_xmit_ns_r(c->cfg.rate,
+							      c->rate_recip,
+							      wire,
+							      &c->rate_rem));
+	} else {
+		c->borrows++;
+		c->tokens = htbx_bucket_toks(&c->sh->rate, now, c->buffer);
+	}
+	c->ctokens = htbx_bucket_charge(&c->sh->ceil, now, c->cbuffer,
+					htbx_xmit_ns_r(c->cfg.ceil,
+						       c->ceil_recip, wire,
+						       &c->ceil_rem));
+	c->t_c = now;
+}
+
 /* Account @pkt (@len bytes) sent by @leaf from row @level on every ancestor. */
 static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
 			int level, const void *pkt, u32 len, u64 now)
@@ -632,6 +707,10 @@ static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
 	leaf->giants += htbx_giants(pkt, len, leaf->cfg.mtu);
 	for (c = leaf; c; c = c->parent) {
 		wire = htbx_wire_len(&c->cfg.len, len);
+		if (unlikely(c->sh)) {
+			htbx_charge_shared(c, level, wire, now);
+			goto mode;
+		}
 		diff = htbx_diff(c, now);
 		t = min_t(s64, c->tokens + diff, c->buffer);
 		if (c->level >= level) {
@@ -649,7 +728,7 @@ static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
 							  c->ceil_recip, wire,
 							  &c->ceil_rem));
 		c->t_c = now;
-
+mode:
 		old = c->cmode;
 		htbx_change_mode(q, c, 0, &wait);
 		if (c->cmode != old) {
@@ -667,6 +746,30 @@ static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
 static bool htbx_on_ring(const struct htbx_cls *cl, int prio)
 {
 	return !list_empty(&cl->ring_node[prio]);
+}
+
+/*
+ * mq: the modes on @path as the shared buckets have them at @now (other
+ * queues may have spent what this queue's nodes last saw). True when one
+ * changed: the path is not valid any more, look it up again.
+ */
+static bool htbx_path_stale(struct htbx_core *q, struct htbx_cls **path,
+			    int depth, u64 now)
+{
+	bool changed = false;
+	struct htbx_cls *c;
+	s64 wait;
+	int i;
+
+	for (i = 0; i < depth; i++) {
+		c = path[i];
+		htbx_sync(c, now);
+		if (htbx_class_mode(c, 0, &wait) == c->cmode)
+			continue;
+		htbx_update_mode(q, c, now);
+		changed = true;
+	}
+	return changed;
 }
 
 /*
@@ -689,6 +792,12 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 		if (!depth)
 			return NULL;
 		leaf = path[depth - 1];
+		if (unlikely(path[0]->sh) &&
+		    htbx_path_stale(q, path, depth, now)) {
+			if (tries++ >= HTBX_MAX_TRIES)
+				return NULL;
+			continue;
+		}
 		if (unlikely(!htbx_leaf_qlen(leaf))) {
 			/* emptied behind our back: leaves the rings */
 			htbx_core_deactivate(q, leaf);
@@ -750,6 +859,8 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 		}
 		cl = htbx_pq_first(q);
 		htbx_pq_remove(q, cl);
+		if (cl->sh)
+			htbx_sync(cl, now);
 		htbx_change_mode(q, cl, htbx_diff(cl, now), &wait);
 		if (cl->cmode != HTBX_CAN_SEND)
 			htbx_pq_insert(q, cl, htbx_key(now, wait));
@@ -811,6 +922,11 @@ void htbx_core_init(struct htbx_core *q)
  */
 int htbx_core_mode(const struct htbx_cls *cl, u64 now, s64 *wait)
 {
+	if (cl->sh)
+		return htbx_mode_of(htbx_bucket_toks(&cl->sh->rate, now,
+						     cl->buffer),
+				    htbx_bucket_toks(&cl->sh->ceil, now,
+						     cl->cbuffer), wait);
 	return htbx_class_mode(cl, htbx_diff(cl, now), wait);
 }
 

@@ -19,6 +19,7 @@
 #include <linux/list.h>
 #include <linux/math64.h>
 #include <linux/bug.h>
+#include <linux/atomic.h>
 #include <uapi/linux/pkt_sched_htbx.h>
 #else
 #include "kshim.h"	/* tests/unit: userspace stand-ins for the above */
@@ -44,6 +45,19 @@ struct htbx_cfg {
 
 struct htbx_cls;
 
+/*
+ * mq mode: a class's two token buckets, shared by its nodes on every TX
+ * queue (one htbx_core per queue). Each is kept as its "empty time" v:
+ * the tokens at now are min(buffer, now - v); a charge of c ns is
+ * v = max(v, now - buffer) + c, one cmpxchg on one word. v only grows
+ * between charges, so a mode computed from it is never too optimistic
+ * for long: a node re-reads it before it sends (htbx_core.c).
+ */
+struct htbx_bucket {
+	atomic64_t		rate;	/* ns, s64 */
+	atomic64_t		ceil;
+};
+
 /* One DRR ring: the active members of a row or a feed for one prio. */
 struct htbx_ring {
 	struct list_head	head;	/* first entry is served next */
@@ -67,6 +81,9 @@ struct htbx_cls {
 	s64			cbuffer;	/* ns, cfg.cburst at cfg.ceil */
 	u64			rate_recip;	/* htbx_rate_recip(cfg.rate) */
 	u64			ceil_recip;	/* htbx_rate_recip(cfg.ceil) */
+
+	/* mq mode: the buckets every queue's node of this class charges */
+	struct htbx_bucket	*sh;		/* NULL: tokens are this node's */
 
 	/* tree */
 	struct htbx_cls		*parent;
@@ -171,6 +188,13 @@ void htbx_cls_sent(struct htbx_cls *cl, const void *pkt);
  *   htbx_core_mode(cl, now, &wait)	the mode cl would have at now, and the
  *					ns until it can improve
  *   htbx_cls_xstats(cl, xs)		fill struct tc_htbx_xstats
+ *   htbx_bucket_fill(b, cl, now)	mq: full buckets for cl's config
+ *					(cl->sh = b is the caller's, on every
+ *					queue's node of the class)
+ *
+ * In mq mode each TX queue has its own htbx_core, under its own lock; a
+ * class has a node in each, all pointing at one htbx_bucket. Only the
+ * bucket words are shared between queues, and only through atomics.
  */
 void htbx_core_init(struct htbx_core *q);
 void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg);
@@ -186,6 +210,8 @@ void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl, u64 now);
 void htbx_core_reset(struct htbx_core *q);
 int htbx_core_mode(const struct htbx_cls *cl, u64 now, s64 *wait);
 void htbx_cls_xstats(const struct htbx_cls *cl, struct tc_htbx_xstats *xs);
+void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
+		      u64 now);
 
 /* The event queue on its own, for tests/unit's heap test. */
 void htbx_pq_insert(struct htbx_core *q, struct htbx_cls *cl, u64 key);

@@ -47,6 +47,27 @@ extern unsigned long kshim_warnings;
 	__c;								\
 })
 
+/* atomic64_t, as the kernel's (the mq buckets are shared by queues). */
+typedef struct {
+	s64 counter;
+} atomic64_t;
+
+static inline s64 atomic64_read(const atomic64_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline void atomic64_set(atomic64_t *v, s64 i)
+{
+	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline bool atomic64_try_cmpxchg(atomic64_t *v, s64 *old, s64 new)
+{
+	return __atomic_compare_exchange_n(&v->counter, old, new, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+}
+
 /* Index of the lowest set bit; undefined for 0, as in the kernel. */
 static inline unsigned long __ffs(unsigned long w)
 {

@@ -4,11 +4,11 @@
 
 extern const struct utest tests_math[], tests_sched[], tests_tree[], tests_stress[],
 	tests_reenter[], tests_compat[],
-	tests_perf[];
+	tests_perf[], tests_mq[];
 
 static const struct utest *const suites[] = {
 	tests_math, tests_sched, tests_tree, tests_stress, tests_reenter,
-	tests_compat, tests_perf
+	tests_compat, tests_perf, tests_mq
 };
 
 int main(int argc, char **argv)

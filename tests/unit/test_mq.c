@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_mq.c - mq mode in the harness: one class tree scheduled by several
+ * cores (one per TX queue), each class's nodes sharing one htbx_bucket.
+ * The queues run in turns of STEP of virtual time on a common clock, each
+ * with its own link, as TX queues on different CPUs would.
+ */
+#include "harness.h"
+
+#define NQ	4
+#define STEP	(50 * 1000ULL)	/* 50 us */
+
+struct mqtree {
+	struct sim		s[NQ];
+	struct htbx_bucket	b[8];
+	struct tcls		t[NQ][8];
+	int			n;
+};
+
+/* Class @k (parent @pk, -1: root) on every queue, sharing bucket k. */
+static void mq_add(struct mqtree *m, int nq, int k, int pk,
+		   const struct htbx_cfg *cfg, u32 len)
+{
+	int i;
+
+	for (i = 0; i < nq; i++) {
+		tc_add(&m->s[i], &m->t[i][k], pk < 0 ? NULL : &m->t[i][pk],
+		       cfg, len);
+		m->t[i][k].cl.sh = &m->b[k];
+	}
+	htbx_bucket_fill(&m->b[k], &m->t[0][k].cl, m->s[0].now);
+	if (k >= m->n)
+		m->n = k + 1;
+}
+
+/* Run every queue for @dur from the common start (sim_init's clock). */
+static bool mq_run(struct mqtree *m, int nq, u64 dur)
+{
+	u64 t, t0 = m->s[0].now;
+	int i;
+
+	for (t = t0 + STEP; t <= t0 + dur; t += STEP)
+		for (i = 0; i < nq; i++)
+			if (!sim_run(&m->s[i], t))
+				return false;
+	return true;
+}
+
+/* The measuring window, from the common start. */
+static void mq_window(struct mqtree *m, int nq, u64 start, u64 end)
+{
+	struct tcls *ts[8];
+	int i, k;
+
+	start += m->s[0].now;
+	end += m->s[0].now;
+	for (i = 0; i < nq; i++) {
+		for (k = 0; k < m->n; k++)
+			ts[k] = &m->t[i][k];
+		sim_window(&m->s[i], start, end, ts, m->n);
+	}
+}
+
+/* Class @k's rate over the window, summed over the queues. */
+static double mq_rate(const struct mqtree *m, int nq, int k)
+{
+	double r = 0;
+	int i;
+
+	for (i = 0; i < nq; i++)
+		r += win_rate(&m->s[i], &m->t[i][k]);
+	return r;
+}
+
+static const char *mq_check(struct mqtree *m, int nq)
+{
+	struct tcls *ts[8];
+	const char *e;
+	int i, k;
+
+	for (i = 0; i < nq; i++) {
+		for (k = 0; k < m->n; k++)
+			ts[k] = &m->t[i][k];
+		e = core_check(&m->s[i].q, ts, m->n);
+		if (e)
+			return e;
+	}
+	return NULL;
+}
+
+/* One class, ceil 10 mbit, flows on every queue (each link 100 mbit). */
+static bool t_mq_ceil(char *msg, size_t sz)
+{
+	static struct mqtree m;
+	struct htbx_cfg c = mkcfg(MBIT(10), MBIT(10), 0, 1500);
+	const char *e;
+	double r;
+	int nq, i;
+
+	for (nq = 1; nq <= NQ; nq *= 2) {
+		memset(&m, 0, sizeof(m));
+		for (i = 0; i < nq; i++)
+			sim_init(&m.s[i], MBIT(100));
+		mq_add(&m, nq, 0, -1, &c, 1000);
+		for (i = 0; i < nq; i++)
+			tc_fill(&m.s[i], &m.t[i][0], INF_PKTS);
+		mq_window(&m, nq, 200 * MS, 1200 * MS);
+		if (!mq_run(&m, nq, 1200 * MS)) {
+			FIG("%d queues: an event in the past", nq);
+			return false;
+		}
+		e = mq_check(&m, nq);
+		r = mq_rate(&m, nq, 0);
+		if (e || !near(r, MBIT(10), 0.001)) {
+			FIG("%d queues: %.4f mbit (want 10, 0.1 %%) %s", nq,
+			    r / 125000, e ?: "");
+			return false;
+		}
+	}
+	FIG("10 mbit class on 2 and 4 queues: %.4f mbit", r / 125000);
+	return true;
+}
+
+/*
+ * Parent 1:1 rate = ceil 10 mbit; leaves A rate 2 and B rate 6, both ceil
+ * 10, equal prio and quantum, A's flows on queues 0 and 1, B's on every
+ * queue: the parent carries 10, each leaf at least its rate, the excess
+ * (2) shared by quantum, about 1 each.
+ */
+static bool t_mq_shares(char *msg, size_t sz)
+{
+	static struct mqtree m;
+	struct htbx_cfg pc = mkcfg(MBIT(10), MBIT(10), 0, 1500);
+	struct htbx_cfg ac = mkcfg(MBIT(2), MBIT(10), 0, 1500);
+	struct htbx_cfg bc = mkcfg(MBIT(6), MBIT(10), 0, 1500);
+	double p, a, b;
+	const char *e;
+	int i;
+
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < NQ; i++)
+		sim_init(&m.s[i], MBIT(100));
+	mq_add(&m, NQ, 0, -1, &pc, 0);
+	mq_add(&m, NQ, 1, 0, &ac, 1000);
+	mq_add(&m, NQ, 2, 0, &bc, 1000);
+	for (i = 0; i < NQ; i++) {
+		if (i < 2)
+			tc_fill(&m.s[i], &m.t[i][1], INF_PKTS);
+		tc_fill(&m.s[i], &m.t[i][2], INF_PKTS);
+	}
+	mq_window(&m, NQ, 200 * MS, 2200 * MS);
+	if (!mq_run(&m, NQ, 2200 * MS)) {
+		FIG("an event in the past");
+		return false;
+	}
+	e = mq_check(&m, NQ);
+	a = mq_rate(&m, NQ, 1) / 125000;
+	b = mq_rate(&m, NQ, 2) / 125000;
+	p = a + b;	/* what the parent passed: its leaves' packets */
+	FIG("parent %.3f (10), A %.3f (>= 2), B %.3f (>= 6) mbit %s", p, a, b,
+	    e ?: "");
+	return !e && near(p, 10, 0.01) && a >= 2 * 0.98 && b >= 6 * 0.98 &&
+	       near(a, 2 + 1, 0.05) && near(b, 6 + 1, 0.05);
+}
+
+const struct utest tests_mq[] = {
+	{ "mq ceil shared by queues", t_mq_ceil },
+	{ "mq guarantees and excess across queues", t_mq_shares },
+	{ NULL, NULL },
+};
