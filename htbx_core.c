@@ -769,6 +769,8 @@ static bool htbx_path_stale(struct htbx_core *q, struct htbx_cls **path,
 		htbx_update_mode(q, c, now);
 		changed = true;
 	}
+	if (changed)
+		q->stale = true;
 	return changed;
 }
 
@@ -845,7 +847,7 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 {
 	unsigned long m, tried = 0;
 	struct htbx_cls *cl;
-	int budget = HTBX_EVENT_BUDGET;
+	int budget = HTBX_EVENT_BUDGET, restarts = 0;
 	bool hit = false;
 	int level, prio;
 	void *pkt;
@@ -866,6 +868,7 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 			htbx_pq_insert(q, cl, htbx_key(now, wait));
 	}
 
+	q->stale = false;
 	for (level = 0; level < HTBX_CORE_MAXDEPTH; level++) {
 		/* lowest prio first; a tree may empty the rest of the mask */
 		while ((m = q->row_mask[level] & ~tried)) {
@@ -874,6 +877,18 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 			pkt = htbx_dequeue_tree(q, level, prio, now);
 			if (likely(pkt))
 				return pkt;
+			/*
+			 * mq: a path's modes were re-read from the shared
+			 * buckets and one changed (a borrower that can send on
+			 * its own again moved to a lower level): start over,
+			 * as the levels already passed may hold it now.
+			 */
+			if (unlikely(q->stale) && restarts++ < HTBX_CORE_MAXDEPTH) {
+				q->stale = false;
+				tried = 0;
+				level = -1;
+				break;
+			}
 		}
 		tried = 0;
 	}

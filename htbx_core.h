@@ -124,6 +124,7 @@ struct htbx_core {
 	u64			next_event;	/* see htbx_core_dequeue */
 	u64			overlimits;	/* sum of the classes' overlimits */
 	u64			budget_hits;	/* event budget exhausted */
+	bool			stale;		/* mq: a mode changed mid-dequeue */
 };
 
 /*

@@ -76,11 +76,24 @@ struct htbx_params {
 	u8	linklayer;
 };
 
+struct htbx_txq;
+
+/*
+ * A class on one TX queue: the core's node, the leaf queue and what was
+ * sent from it. A class has one; in mq mode one per queue (p, then mqp).
+ */
+struct htbx_part {
+	struct htbx_cls		cls;		/* scheduler state, owned by the core */
+	struct Qdisc		*leaf;		/* NULL for inner classes */
+	struct htbx_txq		*txq;		/* mq: the queue's scheduler */
+	struct gnet_stats_basic_sync bstats;	/* sent: the class's one count */
+	u32			drops;		/* enqueue drops */
+};
+
 struct htbx_class {
 	struct Qdisc_class_common common;
-	struct htbx_cls		cls;		/* scheduler state, owned by the core */
+	struct htbx_part	p;		/* on the qdisc's queue, or queue 0 */
 	struct htbx_class	*parent;
-	struct Qdisc		*leaf;		/* NULL for inner classes */
 	struct htbx_params	params;		/* as configured */
 
 	struct tcf_proto __rcu	*filter_list;	/* filters at this class */
@@ -88,18 +101,33 @@ struct htbx_class {
 #ifdef HTBX_COMPAT_CLASS_FILTER_CNT
 	unsigned int		filter_cnt;	/* see qdisc_class_in_use() */
 #endif
-
-	/* statistics */
-	struct gnet_stats_basic_sync bstats;	/* sent: the class's one count */
 	struct net_rate_estimator __rcu *rate_est;
-	struct gnet_stats_queue	qstats;		/* enqueue drops */
+
+	/* mq mode */
+	struct htbx_part	*mqp;		/* on queues 1 .. nq - 1 */
+	struct htbx_bucket	bucket;		/* shared by the parts' nodes */
+};
+
+/*
+ * What one TX queue runs: the scheduler, its timer and the direct queue.
+ * The qdisc has one; in mq mode each TX queue has its own, as the private
+ * data of a queue's qdisc (htbx_txq_ops), and the qdisc itself only holds
+ * the classes, filters and configuration.
+ */
+struct htbx_txq {
+	struct htbx_core	core;
+	struct qdisc_watchdog	watchdog;
+	struct work_struct	work;		/* event budget ran out */
+	struct qdisc_skb_head	direct_queue;	/* unclassified traffic */
+	u64			direct_pkts;
+	struct Qdisc		*sch;		/* whose qlen counts its packets */
+	struct Qdisc		*root;		/* the htbx qdisc (NULL: gone) */
+	unsigned int		idx;		/* its part of every class */
 };
 
 struct htbx_sched {
 	struct Qdisc_class_hash	clhash;
-	struct htbx_core	core;
-	struct qdisc_watchdog	watchdog;
-	struct work_struct	work;		/* event budget ran out */
+	struct htbx_txq		txq;		/* not in mq mode */
 
 	struct tcf_proto __rcu	*filter_list;	/* filters at the qdisc */
 	struct tcf_block	*block;
@@ -107,49 +135,106 @@ struct htbx_sched {
 	u32			defcls;		/* minor id of the default class */
 	u32			r2q;
 	u32			direct_qlen;	/* limit of direct_queue */
-	struct qdisc_skb_head	direct_queue;	/* unclassified traffic */
-	u64			direct_pkts;
+
+	/* mq mode: one qdisc per TX queue, grafted by htbx_attach() */
+	bool			mq;
+	unsigned int		nq;		/* parts per class */
+	struct Qdisc		**shards;	/* [nq], htbx_txq_ops */
+	bool			attached;	/* the TX queues hold them */
 };
 
 /* The direct queue, as a classification result. */
 #define HTBX_DIRECT	((struct htbx_class *)-1L)
 
-static inline struct htbx_class *htbx_class_of(const struct htbx_cls *c)
+static inline struct htbx_part *htbx_part_of(const struct htbx_cls *c)
 {
-	return container_of(c, struct htbx_class, cls);
+	return container_of(c, struct htbx_part, cls);
+}
+
+/* Class @cl on queue @i (0 without mq). */
+static inline struct htbx_part *htbx_part(struct htbx_class *cl,
+					  unsigned int i)
+{
+	return i ? &cl->mqp[i - 1] : &cl->p;
+}
+
+/* The scheduler of queue @i (0 without mq). */
+static inline struct htbx_txq *htbx_txq_at(struct htbx_sched *q,
+					   unsigned int i)
+{
+	return q->mq ? qdisc_priv(q->shards[i]) : &q->txq;
 }
 
 static inline bool htbx_is_leaf(const struct htbx_class *cl)
 {
-	return !cl->cls.children;
+	return !cl->p.cls.children;
 }
 
 /* ---- the hooks of the scheduling core (contract in htbx_core.h) ---- */
 
 /*
+ * mq mode: the leaf's own count of what it holds is the truth, and the
+ * queue's qdisc (t->sch, which qdisc_tree_reduce_backlog() does not reach:
+ * a leaf's parent is the htbx qdisc) follows it. Called after the leaf
+ * changed by @qlen0/@backlog0 less what it handed out or took in.
+ */
+static void htbx_mq_follow(struct htbx_part *p, u32 qlen0, u32 backlog0)
+{
+	struct Qdisc *sch = p->txq->sch, *leaf = p->leaf;
+
+	sch->q.qlen += leaf->q.qlen - qlen0;
+	sch->qstats.backlog += leaf->qstats.backlog - backlog0;
+}
+
+/*
  * May re-enter the core: a leaf that drops inside its ->dequeue (codel,
  * fq_codel, netem with a refusing child) reports it with
  * qdisc_tree_reduce_backlog(), which reaches htbx_qlen_notify() and
- * deactivates this class while the core is dequeueing from it.
+ * deactivates this class while the core is dequeueing from it. In mq
+ * mode that report reaches the htbx qdisc, which cannot tell the queue:
+ * the drop is seen here instead, from the leaf's counts.
  */
 void *htbx_leaf_dequeue(struct htbx_cls *c)
 {
-	struct htbx_class *cl = htbx_class_of(c);
+	struct htbx_part *p = htbx_part_of(c);
+	struct Qdisc *leaf = p->leaf;
+	u32 qlen0, backlog0, drops;
 	struct sk_buff *skb;
 
-	if (unlikely(!cl->leaf))
+	if (unlikely(!leaf))
 		return NULL;
-	skb = qdisc_dequeue_peeked(cl->leaf);
-	if (unlikely(!skb) && cl->leaf->q.qlen)
-		qdisc_warn_nonwc("htbx", cl->leaf);
+	if (likely(!p->txq)) {
+		skb = qdisc_dequeue_peeked(leaf);
+		if (unlikely(!skb) && leaf->q.qlen)
+			qdisc_warn_nonwc("htbx", leaf);
+		return skb;
+	}
+
+	qlen0 = leaf->q.qlen;
+	backlog0 = leaf->qstats.backlog;
+	skb = qdisc_dequeue_peeked(leaf);
+	if (skb) {
+		/* the caller counts the packet itself out */
+		qlen0--;
+		backlog0 -= qdisc_pkt_len(skb);
+	}
+	drops = qlen0 - leaf->q.qlen;
+	if (unlikely(drops)) {
+		htbx_mq_follow(p, qlen0, backlog0);
+		p->txq->sch->qstats.drops += drops;
+		if (!leaf->q.qlen)
+			htbx_core_deactivate(&p->txq->core, c);
+	}
+	if (unlikely(!skb) && leaf->q.qlen)
+		qdisc_warn_nonwc("htbx", leaf);
 	return skb;
 }
 
 u32 htbx_leaf_qlen(const struct htbx_cls *c)
 {
-	const struct htbx_class *cl = htbx_class_of(c);
+	const struct htbx_part *p = htbx_part_of(c);
 
-	return cl->leaf ? cl->leaf->q.qlen : 0;
+	return p->leaf ? p->leaf->q.qlen : 0;
 }
 
 u32 htbx_pkt_len(const void *pkt)
@@ -166,7 +251,7 @@ u32 htbx_pkt_segs(const void *pkt)
 
 void htbx_cls_sent(struct htbx_cls *c, const void *pkt)
 {
-	bstats_update(&htbx_class_of(c)->bstats, (const struct sk_buff *)pkt);
+	bstats_update(&htbx_part_of(c)->bstats, (const struct sk_buff *)pkt);
 }
 
 /* ---- attribute names and ranges for the error messages ---- */
@@ -299,6 +384,12 @@ static const struct htbx_attr_text htbx_attr_text[TCA_HTBX_MAX + 1] = {
 		.obj	= "budget_hits is a qdisc option, not a class option",
 		.size	= 8,
 	},
+	[TCA_HTBX_MQ] = {
+		.range	= "invalid mq: a flag",
+		.len	= "invalid mq: attribute length must be 0 bytes",
+		.obj	= "mq is a qdisc option, not a class option",
+		.size	= 0,
+	},
 };
 
 /* An error about @attr with a message of static storage (no module prefix). */
@@ -338,7 +429,7 @@ static struct netlink_range_validation_signed htbx_overhead_range = {
 };
 
 /* TCA_HTBX_MAX must match the "known" range of htbx_parse's message */
-static_assert(TCA_HTBX_MAX == 19);
+static_assert(TCA_HTBX_MAX == 20);
 
 static const struct nla_policy htbx_policy[TCA_HTBX_MAX + 1] = {
 	[TCA_HTBX_DEFCLS]	= { .type = NLA_U32 },
@@ -362,6 +453,7 @@ static const struct nla_policy htbx_policy[TCA_HTBX_MAX + 1] = {
 	[TCA_HTBX_LINKLAYER]	= NLA_POLICY_MAX(NLA_U8, HTBX_LINKLAYER_MAX),
 	[TCA_HTBX_LEVEL]	= { .type = NLA_REJECT,
 				    .reject_message = "level is read-only" },
+	[TCA_HTBX_MQ]		= { .type = NLA_FLAG },
 	[TCA_HTBX_BUDGET_HITS]	= { .type = NLA_REJECT,
 				    .reject_message = "budget_hits is read-only" },
 };
@@ -395,7 +487,7 @@ static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
 	}
 	type = nla_type(bad);
 	if (type < TCA_HTBX_PAD || type > TCA_HTBX_MAX)
-		htbx_set_err(extack, bad, "unknown htbx attribute (known: 2..19)");
+		htbx_set_err(extack, bad, "unknown htbx attribute (known: 2..20)");
 	else if (nla_len(bad) != htbx_attr_text[type].size &&
 		 htbx_policy[type].type != NLA_REJECT &&
 		 htbx_policy[type].type != NLA_UNSPEC)
@@ -491,15 +583,22 @@ static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
 
 /* ---- data path ---- */
 
-static int htbx_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-			struct sk_buff **to_free)
+/*
+ * Enqueue on @t, the scheduler of @sch: the htbx qdisc itself, or in mq
+ * mode the qdisc of one TX queue (classes and filters are t->root's).
+ */
+static int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			    struct htbx_txq *t, struct sk_buff **to_free)
 {
-	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_sched *q = qdisc_priv(t->root);
 	unsigned int len = qdisc_pkt_len(skb);
 	int ret = NET_XMIT_SUCCESS;
 	struct htbx_class *cl;
+	struct htbx_part *p;
+	u32 qlen0, backlog0;
+	s32 drops;
 
-	cl = htbx_classify(skb, sch, &ret);
+	cl = htbx_classify(skb, t->root, &ret);
 	if (!cl) {
 		if (ret & __NET_XMIT_BYPASS)
 			qdisc_qstats_drop(sch);
@@ -507,55 +606,81 @@ static int htbx_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		return ret;
 	}
 	if (cl == HTBX_DIRECT) {
-		if (q->direct_queue.qlen >= q->direct_qlen)
+		if (t->direct_queue.qlen >= q->direct_qlen)
 			return qdisc_drop(skb, sch, to_free);
-		__qdisc_enqueue_tail(skb, &q->direct_queue);
+		__qdisc_enqueue_tail(skb, &t->direct_queue);
 		/* read by htbx_dump() without the qdisc lock */
-		WRITE_ONCE(q->direct_pkts, q->direct_pkts + 1);
-	} else {
-		ret = qdisc_enqueue(skb, cl->leaf, to_free);
+		WRITE_ONCE(t->direct_pkts, t->direct_pkts + 1);
+		goto out;
+	}
+
+	p = htbx_part(cl, t->idx);
+	if (unlikely(p->txq)) {
+		/* mq: a leaf that drops others to take this one (fq_codel,
+		 * sfq, ...) reports it to the htbx qdisc, not to @sch
+		 */
+		qlen0 = p->leaf->q.qlen;
+		backlog0 = p->leaf->qstats.backlog;
+		ret = qdisc_enqueue(skb, p->leaf, to_free);
+		htbx_mq_follow(p, qlen0, backlog0);
+		/* queued packets it dropped (the new one is counted below) */
+		drops = (ret == NET_XMIT_SUCCESS) - (s32)(p->leaf->q.qlen - qlen0);
+		if (unlikely(drops > 0))
+			sch->qstats.drops += drops;
 		if (unlikely(ret != NET_XMIT_SUCCESS)) {
 			if (net_xmit_drop_count(ret)) {
 				qdisc_qstats_drop(sch);
-				cl->qstats.drops++;
+				p->drops++;
 			}
+			if (!p->leaf->q.qlen)
+				htbx_core_deactivate(&t->core, &p->cls);
 			return ret;
 		}
-		htbx_core_activate(&q->core, &cl->cls);
+		if (p->leaf->q.qlen)
+			htbx_core_activate(&t->core, &p->cls);
+		return NET_XMIT_SUCCESS;
 	}
-
+	ret = qdisc_enqueue(skb, p->leaf, to_free);
+	if (unlikely(ret != NET_XMIT_SUCCESS)) {
+		if (net_xmit_drop_count(ret)) {
+			qdisc_qstats_drop(sch);
+			p->drops++;
+		}
+		return ret;
+	}
+	htbx_core_activate(&t->core, &p->cls);
+out:
 	sch->qstats.backlog += len;
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;
 }
 
-static struct sk_buff *htbx_dequeue(struct Qdisc *sch)
+static struct sk_buff *htbx_txq_dequeue(struct Qdisc *sch, struct htbx_txq *t)
 {
-	struct htbx_sched *q = qdisc_priv(sch);
 	struct sk_buff *skb;
 	u64 now;
 
 	/* The direct queue is not shaped and goes first, as in HTB. */
-	skb = __qdisc_dequeue_head(&q->direct_queue);
+	skb = __qdisc_dequeue_head(&t->direct_queue);
 	if (skb)
 		goto out;
 	if (!sch->q.qlen)
 		return NULL;
 
 	now = htbx_clock_ns();
-	skb = htbx_core_dequeue(&q->core, now);
+	skb = htbx_core_dequeue(&t->core, now);
 	if (skb)
 		goto out;
 
-	if (likely(q->core.next_event > now))
-		qdisc_watchdog_schedule_ns(&q->watchdog, q->core.next_event);
-	else if (q->core.next_event)
+	if (likely(t->core.next_event > now))
+		qdisc_watchdog_schedule_ns(&t->watchdog, t->core.next_event);
+	else if (t->core.next_event)
 		/*
 		 * The event budget ran out with events still due: leave
 		 * softirq and let process context kick the queue, as htb
 		 * does, instead of re-arming the timer at "now".
 		 */
-		schedule_work(&q->work);
+		schedule_work(&t->work);
 	return NULL;
 
 out:
@@ -565,23 +690,161 @@ out:
 	return skb;
 }
 
+/* Every class's part on @t back to rest; their packets dropped. */
+static void htbx_txq_reset(struct htbx_txq *t)
+{
+	u64 now = htbx_clock_ns();
+	struct htbx_class *cl;
+	struct htbx_sched *q;
+	struct htbx_part *p;
+	unsigned int i;
+
+	if (t->root) {
+		q = qdisc_priv(t->root);
+		for (i = 0; i < q->clhash.hashsize; i++) {
+			hlist_for_each_entry(cl, &q->clhash.hash[i],
+					     common.hnode) {
+				p = htbx_part(cl, t->idx);
+				if (p->leaf)
+					qdisc_reset(p->leaf);
+				htbx_core_reset_cls(&t->core, &p->cls, now);
+				if (p->cls.sh)
+					htbx_bucket_fill(p->cls.sh, &p->cls,
+							 now);
+			}
+		}
+	}
+	htbx_core_reset(&t->core);
+	qdisc_watchdog_cancel(&t->watchdog);
+	__qdisc_reset_queue(&t->direct_queue);
+}
+
+static int htbx_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			struct sk_buff **to_free)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	if (unlikely(q->mq)) {
+		/* never: the TX queues hold their own qdiscs */
+		__qdisc_drop(skb, to_free);
+		return NET_XMIT_DROP;
+	}
+	return htbx_txq_enqueue(skb, sch, &q->txq, to_free);
+}
+
+static struct sk_buff *htbx_dequeue(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	if (unlikely(q->mq))
+		return NULL;
+	return htbx_txq_dequeue(sch, &q->txq);
+}
+
+/* In mq mode the queues' qdiscs reset themselves (dev_deactivate). */
 static void htbx_reset(struct Qdisc *sch)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	u64 now = htbx_clock_ns();
-	struct htbx_class *cl;
+
+	if (!q->mq)
+		htbx_txq_reset(&q->txq);
+}
+
+static int htbx_shard_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			      struct sk_buff **to_free)
+{
+	struct htbx_txq *t = qdisc_priv(sch);
+
+	if (unlikely(!t->root)) {
+		__qdisc_drop(skb, to_free);
+		return NET_XMIT_DROP;
+	}
+	return htbx_txq_enqueue(skb, sch, t, to_free);
+}
+
+static struct sk_buff *htbx_shard_dequeue(struct Qdisc *sch)
+{
+	return htbx_txq_dequeue(sch, qdisc_priv(sch));
+}
+
+static void htbx_shard_reset(struct Qdisc *sch)
+{
+	htbx_txq_reset(qdisc_priv(sch));
+}
+
+/* ---- locking: one qdisc lock, or in mq mode every queue's ---- */
+
+/*
+ * Configuration changes the classes every queue's data path reads: in mq
+ * mode it takes the lock of every queue's qdisc, under the htbx qdisc's
+ * own (idle) lock, which tells lockdep that nesting them is ordered.
+ */
+static void htbx_lock(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
 	unsigned int i;
 
-	for (i = 0; i < q->clhash.hashsize; i++) {
-		hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
-			if (cl->leaf)
-				qdisc_reset(cl->leaf);
-			htbx_core_reset_cls(&q->core, &cl->cls, now);
+	if (!q->mq) {
+		sch_tree_lock(sch);
+		return;
+	}
+	spin_lock_bh(qdisc_lock(sch));
+	for (i = 0; i < q->nq; i++)
+		spin_lock_nest_lock(qdisc_lock(q->shards[i]), qdisc_lock(sch));
+}
+
+static void htbx_unlock(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	unsigned int i;
+
+	if (!q->mq) {
+		sch_tree_unlock(sch);
+		return;
+	}
+	for (i = q->nq; i-- > 0;)
+		spin_unlock(qdisc_lock(q->shards[i]));
+	spin_unlock_bh(qdisc_lock(sch));
+}
+
+/* Parts per class. */
+static unsigned int htbx_nq(const struct htbx_sched *q)
+{
+	return q->mq ? q->nq : 1;
+}
+
+/* Where part @i's leaf queue lives. */
+static struct netdev_queue *htbx_leaf_queue(struct Qdisc *sch, unsigned int i)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	return q->mq ? netdev_get_tx_queue(qdisc_dev(sch), i) : sch->dev_queue;
+}
+
+/*
+ * Drop what part @i of @cl holds (under htbx_lock) and take it out of its
+ * queue's rings. Without mq, qdisc_purge_queue() reports the drop up the
+ * tree; in mq mode the queue's qdisc is not up the tree and follows here.
+ */
+static void htbx_purge_part(struct htbx_sched *q, struct htbx_class *cl,
+			    unsigned int i)
+{
+	struct htbx_part *p = htbx_part(cl, i);
+	struct htbx_txq *t = htbx_txq_at(q, i);
+	u32 qlen0, backlog0;
+
+	if (p->leaf) {
+		if (p->txq) {
+			qlen0 = p->leaf->q.qlen;
+			backlog0 = p->leaf->qstats.backlog;
+			qdisc_reset(p->leaf);
+			htbx_mq_follow(p, qlen0, backlog0);
+			t->sch->qstats.drops += qlen0;
+		} else {
+			qdisc_purge_queue(p->leaf);
 		}
 	}
-	htbx_core_reset(&q->core);
-	qdisc_watchdog_cancel(&q->watchdog);
-	__qdisc_reset_queue(&q->direct_queue);
+	htbx_core_deactivate(&t->core, &p->cls);
 }
 
 /* ---- class configuration ---- */
@@ -826,13 +1089,62 @@ static void htbx_adj_info_cfg(struct htbx_adj_info *w, u32 classid,
 	w->rate_quantum = div_u64(cfg->rate, r2q);
 }
 
+static void htbx_leaf_put(struct Qdisc *leaf);
+
 static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
 {
-	if (cl->leaf)
-		qdisc_put(cl->leaf);
+	struct htbx_sched *q = qdisc_priv(sch);
+	unsigned int i;
+
+	for (i = 0; i < htbx_nq(q); i++)
+		if (htbx_part(cl, i)->leaf)
+			htbx_leaf_put(htbx_part(cl, i)->leaf);
 	gen_kill_estimator(&cl->rate_est);
 	tcf_block_put(cl->block);
+	kfree(cl->mqp);
 	kfree(cl);
+}
+
+/* A pfifo leaf for part @i of class @classid. */
+static struct Qdisc *htbx_new_leaf(struct Qdisc *sch, unsigned int i,
+				   u32 classid, struct netlink_ext_ack *extack)
+{
+	return qdisc_create_dflt(htbx_leaf_queue(sch, i), &pfifo_qdisc_ops,
+				 classid, extack);
+}
+
+/* Free @n leaves of @leaves (some may be NULL) and the array. */
+static void htbx_put_leaves(struct Qdisc **leaves, unsigned int n)
+{
+	unsigned int i;
+
+	if (!leaves)
+		return;
+	for (i = 0; i < n; i++)
+		if (leaves[i])
+			htbx_leaf_put(leaves[i]);
+	kfree(leaves);
+}
+
+/* A pfifo leaf for every part of class @classid, or NULL. */
+static struct Qdisc **htbx_new_leaves(struct Qdisc *sch, u32 classid,
+				      struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct Qdisc **leaves;
+	unsigned int i;
+
+	leaves = kcalloc(htbx_nq(q), sizeof(*leaves), GFP_KERNEL);
+	if (!leaves)
+		return NULL;
+	for (i = 0; i < htbx_nq(q); i++) {
+		leaves[i] = htbx_new_leaf(sch, i, classid, extack);
+		if (!leaves[i]) {
+			htbx_put_leaves(leaves, i);
+			return NULL;
+		}
+	}
+	return leaves;
 }
 
 /* Class options: parsed, and none of the qdisc's. */
@@ -856,6 +1168,10 @@ static int htbx_class_opts(struct nlattr *opt, struct nlattr **tb,
 			htbx_err_wrong_obj(extack, tb[i]);
 			return -EINVAL;
 		}
+	}
+	if (tb[TCA_HTBX_MQ]) {
+		htbx_err_wrong_obj(extack, tb[TCA_HTBX_MQ]);
+		return -EINVAL;
 	}
 	if (create && !tb[TCA_HTBX_RATE]) {
 		NL_SET_ERR_MSG_MOD(extack, "rate is required: u64 bytes/s, 1..1000000000000");
@@ -920,6 +1236,8 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 	struct htbx_adj_info w = {};
 	unsigned long adj = 0;
 	struct htbx_cfg cfg;
+	unsigned int i;
+	u64 now;
 	int err;
 
 	/* parse -> derive: nothing is changed before both succeeded */
@@ -935,11 +1253,15 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 	htbx_derive(&params, q->r2q, &cfg, &adj);
 	if (!htbx_is_leaf(cl)) {
 		/* the quantum in use stays, derived or not */
-		cfg.quantum = cl->cls.cfg.quantum;
+		cfg.quantum = cl->p.cls.cfg.quantum;
 		adj &= ~BIT(HTBX_ADJ_QUANTUM);
 	}
+	if (rate_est && q->mq) {
+		NL_SET_ERR_MSG_MOD(extack, "rate estimators on classes are not supported in mq mode");
+		return -EOPNOTSUPP;
+	}
 	if (rate_est) {
-		err = gen_replace_estimator(&cl->bstats, NULL, &cl->rate_est,
+		err = gen_replace_estimator(&cl->p.bstats, NULL, &cl->rate_est,
 					    NULL, htbx_stats_running(sch),
 					    rate_est);
 		if (err) {
@@ -949,14 +1271,19 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 	}
 
 	/* apply */
-	sch_tree_lock(sch);
+	htbx_lock(sch);
 	cl->params = params;
-	htbx_core_change(&q->core, &cl->cls, &cfg, htbx_clock_ns());
-	sch_tree_unlock(sch);
+	now = htbx_clock_ns();
+	for (i = 0; i < htbx_nq(q); i++)
+		htbx_core_change(&htbx_txq_at(q, i)->core,
+				 &htbx_part(cl, i)->cls, &cfg, now);
+	htbx_unlock(sch);
 	htbx_adj_info_cfg(&w, cl->common.classid, &cfg, q->r2q);
 	htbx_report(extack, adj, &w);
 	return 0;
 }
+
+static void htbx_class_hash_grow(struct Qdisc *sch);
 
 /* Create: check everything, allocate, then take the lock and link. */
 static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
@@ -964,18 +1291,26 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 			     unsigned long *arg, struct netlink_ext_ack *extack)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
+	struct Qdisc **leaves, **old_leaves = NULL;
 	struct htbx_class *cl, *parent;
-	struct Qdisc *old_leaf = NULL;
 	struct htbx_adj_info w = {};
 	struct htbx_params params;
 	unsigned long adj = 0;
+	struct htbx_txq *t;
+	struct htbx_part *p;
 	struct htbx_cfg cfg;
+	unsigned int i;
+	u64 now;
 	int err;
 
 	/* validate and derive */
 	err = htbx_class_place(sch, classid, parentid, &parent, extack);
 	if (err)
 		return err;
+	if (rate_est && q->mq) {
+		NL_SET_ERR_MSG_MOD(extack, "rate estimators on classes are not supported in mq mode");
+		return -EOPNOTSUPP;
+	}
 	memset(&params, 0, sizeof(params));
 	htbx_params_apply(&params, tb, &adj, &w);
 	htbx_derive(&params, q->r2q, &cfg, &adj);
@@ -984,52 +1319,80 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	cl = kzalloc(sizeof(*cl), GFP_KERNEL);
 	if (!cl)
 		return -ENOBUFS;
-	gnet_stats_basic_sync_init(&cl->bstats);
+	if (q->mq) {
+		cl->mqp = kcalloc(q->nq - 1, sizeof(*cl->mqp), GFP_KERNEL);
+		if (!cl->mqp) {
+			err = -ENOBUFS;
+			goto err_free;
+		}
+	}
+	for (i = 0; i < htbx_nq(q); i++)
+		gnet_stats_basic_sync_init(&htbx_part(cl, i)->bstats);
 	cl->common.classid = classid;
 	cl->parent = parent;
 	cl->params = params;
+	if (parent && htbx_is_leaf(parent)) {
+		old_leaves = kcalloc(htbx_nq(q), sizeof(*old_leaves),
+				     GFP_KERNEL);
+		if (!old_leaves) {
+			err = -ENOBUFS;
+			goto err_free;
+		}
+	}
 
 	err = tcf_block_get(&cl->block, &cl->filter_list, sch, extack);
 	if (err)
 		goto err_free;
 	if (rate_est) {
-		err = gen_new_estimator(&cl->bstats, NULL, &cl->rate_est, NULL,
+		err = gen_new_estimator(&cl->p.bstats, NULL, &cl->rate_est, NULL,
 					htbx_stats_running(sch), rate_est);
 		if (err) {
 			NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
 			goto err_block;
 		}
 	}
-	cl->leaf = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops, classid,
-				     extack);
-	if (!cl->leaf) {
+	leaves = htbx_new_leaves(sch, classid, extack);
+	if (!leaves) {
 		err = -ENOBUFS;
 		goto err_est;
 	}
 
 	/* apply */
-	sch_tree_lock(sch);
-	if (parent && htbx_is_leaf(parent)) {
-		/*
-		 * The parent turns inner: its queued packets are dropped and
-		 * the drop is reported up the tree, so that qlen and backlog
-		 * of every ancestor qdisc stay exact.
-		 */
-		qdisc_purge_queue(parent->leaf);
-		htbx_core_deactivate(&q->core, &parent->cls);
-		old_leaf = parent->leaf;
-		parent->leaf = NULL;
+	htbx_lock(sch);
+	now = htbx_clock_ns();
+	for (i = 0; i < htbx_nq(q); i++) {
+		t = htbx_txq_at(q, i);
+		p = htbx_part(cl, i);
+		if (old_leaves) {
+			/*
+			 * The parent turns inner: its queued packets are
+			 * dropped and the drop is reported up the tree, so
+			 * that qlen and backlog of every ancestor qdisc stay
+			 * exact.
+			 */
+			htbx_purge_part(q, parent, i);
+			old_leaves[i] = htbx_part(parent, i)->leaf;
+			htbx_part(parent, i)->leaf = NULL;
+		}
+		p->leaf = leaves[i];
+		htbx_cls_setup(&p->cls, &cfg);
+		if (q->mq) {
+			p->txq = t;
+			p->cls.sh = &cl->bucket;
+		}
+		htbx_core_add(&t->core, &p->cls,
+			      parent ? &htbx_part(parent, i)->cls : NULL, now);
 	}
-	htbx_cls_setup(&cl->cls, &cfg);
-	htbx_core_add(&q->core, &cl->cls, parent ? &parent->cls : NULL,
-		      htbx_clock_ns());
+	if (q->mq)
+		htbx_bucket_fill(&cl->bucket, &cl->p.cls, now);
 	qdisc_class_hash_insert(&q->clhash, &cl->common);
-	sch_tree_unlock(sch);
+	htbx_unlock(sch);
 
-	qdisc_hash_add(cl->leaf, true);
-	qdisc_class_hash_grow(sch, &q->clhash);
-	if (old_leaf)
-		qdisc_put(old_leaf);
+	kfree(leaves);
+	/* one leaf is shown: queue 0's (mq: the others are its copies) */
+	qdisc_hash_add(cl->p.leaf, true);
+	htbx_class_hash_grow(sch);
+	htbx_put_leaves(old_leaves, htbx_nq(q));
 	*arg = (unsigned long)cl;
 	htbx_adj_info_cfg(&w, classid, &cfg, q->r2q);
 	htbx_report(extack, adj, &w);
@@ -1040,6 +1403,8 @@ err_est:
 err_block:
 	tcf_block_put(cl->block);
 err_free:
+	kfree(old_leaves);
+	kfree(cl->mqp);
 	kfree(cl);
 	return err;
 }
@@ -1067,8 +1432,10 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct htbx_class *cl = (struct htbx_class *)arg;
 	struct htbx_class *parent = cl->parent;
-	struct Qdisc *new_leaf = NULL;
+	struct Qdisc **new_leaves = NULL;
 	bool parent_is_leaf = false;
+	unsigned int i;
+	u64 now;
 
 	if (!htbx_is_leaf(cl)) {
 		NL_SET_ERR_MSG_MOD(extack, "class has child classes: delete them first");
@@ -1078,30 +1445,35 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 		NL_SET_ERR_MSG_MOD(extack, "class is in use by filters: delete them first");
 		return -EBUSY;
 	}
-	/* A parent losing its last child becomes a leaf: its queue first. */
-	if (parent && parent->cls.children == 1) {
-		new_leaf = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops,
-					     parent->common.classid, extack);
-		if (!new_leaf)
+	/* A parent losing its last child becomes a leaf: its queues first. */
+	if (parent && parent->p.cls.children == 1) {
+		new_leaves = htbx_new_leaves(sch, parent->common.classid,
+					     extack);
+		if (!new_leaves)
 			return -ENOBUFS;
 	}
 
-	sch_tree_lock(sch);
-	if (cl->leaf)
-		qdisc_purge_queue(cl->leaf);
-	htbx_core_deactivate(&q->core, &cl->cls);
+	htbx_lock(sch);
+	now = htbx_clock_ns();
+	for (i = 0; i < htbx_nq(q); i++)
+		htbx_purge_part(q, cl, i);
 	qdisc_class_hash_remove(&q->clhash, &cl->common);
-	if (htbx_core_del(&q->core, &cl->cls, htbx_clock_ns()) && parent &&
-	    new_leaf) {
-		parent->leaf = new_leaf;
-		parent_is_leaf = true;
+	for (i = 0; i < htbx_nq(q); i++) {
+		if (htbx_core_del(&htbx_txq_at(q, i)->core,
+				  &htbx_part(cl, i)->cls, now) &&
+		    parent && new_leaves) {
+			htbx_part(parent, i)->leaf = new_leaves[i];
+			new_leaves[i] = NULL;
+			parent_is_leaf = true;
+		}
 	}
-	sch_tree_unlock(sch);
+	if (parent_is_leaf && q->mq)
+		htbx_bucket_fill(&parent->bucket, &parent->p.cls, now);
+	htbx_unlock(sch);
 
 	if (parent_is_leaf)
-		qdisc_hash_add(parent->leaf, true);
-	else if (new_leaf)
-		qdisc_put(new_leaf);
+		qdisc_hash_add(parent->p.leaf, true);
+	htbx_put_leaves(new_leaves, htbx_nq(q));
 	htbx_destroy_class(sch, cl);
 	return 0;
 }
@@ -1109,23 +1481,133 @@ HTBX_CLASS_DELETE(htbx_delete)
 
 /* ---- leaves, filters ---- */
 
+/*
+ * mq: the copies of a leaf on queues 1 .. nq - 1. qdisc_create_dflt()
+ * gives a kind's init no options, and a kind's change may not take all
+ * that its init takes (fq_codel's flows), so a copy is made with ops that
+ * are the kind's own but for an init that passes the options of the leaf
+ * it copies, as its dump has them (RTNL serialises the calls). The copy
+ * keeps those ops; htbx_leaf_put() frees them once it is gone (a copy is
+ * in no hash and no one else holds it).
+ */
+struct htbx_leaf_ops {
+	struct Qdisc_ops	ops;
+	const struct Qdisc_ops	*kind;
+	struct nlattr		*opt;		/* while the copy is made */
+};
+
+static int htbx_copy_init(struct Qdisc *sch, struct nlattr *opt,
+			  struct netlink_ext_ack *extack)
+{
+	const struct htbx_leaf_ops *w =
+		container_of(sch->ops, struct htbx_leaf_ops, ops);
+
+	return w->kind->init ? w->kind->init(sch, w->opt, extack) : 0;
+}
+
+static void htbx_leaf_put(struct Qdisc *leaf)
+{
+	const struct Qdisc_ops *ops = leaf->ops;
+
+	qdisc_put(leaf);
+	if (ops->init == htbx_copy_init)
+		kfree(container_of(ops, struct htbx_leaf_ops, ops));
+}
+
+static struct Qdisc *htbx_clone_leaf(struct Qdisc *sch, struct Qdisc *new,
+				     unsigned int i, u32 classid,
+				     struct netlink_ext_ack *extack)
+{
+	struct netlink_ext_ack ext;
+	struct htbx_leaf_ops *w;
+	struct sk_buff *skb;
+	struct Qdisc *c = NULL;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!w || !skb)
+		goto out;
+	w->ops = *new->ops;
+	w->ops.init = htbx_copy_init;
+	w->kind = new->ops;
+	if (new->ops->dump && new->ops->dump(new, skb) < 0) {
+		NL_SET_ERR_MSG_MOD(extack, "mq mode: the leaf's options do not fit one message");
+		goto out;
+	}
+	w->opt = nla_find((struct nlattr *)skb->data, skb->len, TCA_OPTIONS);
+	/* what init says about an attribute points into this skb, not
+	 * into the request: only its message is passed on
+	 */
+	memset(&ext, 0, sizeof(ext));
+	c = qdisc_create_dflt(htbx_leaf_queue(sch, i), &w->ops, classid,
+			      &ext);
+	w->opt = NULL;
+	if (!c && ext._msg)
+		htbx_extack_msg(extack, &ext);
+	else if (!c)
+		NL_SET_ERR_MSG_MOD(extack, "mq mode: this leaf kind cannot be made again from its own dump (red, choke, gred), so not for every TX queue");
+out:
+	kfree_skb(skb);
+	if (!c)
+		kfree(w);
+	return c;
+}
+
+static struct Qdisc_ops htbx_qdisc_ops;
+
 static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 		      struct Qdisc **old, struct netlink_ext_ack *extack)
 {
+	struct htbx_sched *q = qdisc_priv(sch);
 	struct htbx_class *cl = (struct htbx_class *)arg;
+	u32 classid = cl->common.classid;
+	struct Qdisc **leaves;
+	struct htbx_part *p;
+	struct Qdisc *tmp;
+	unsigned int i;
 
 	if (!htbx_is_leaf(cl)) {
 		NL_SET_ERR_MSG_MOD(extack, "class has child classes: only a leaf holds a qdisc");
 		return -EINVAL;
 	}
-	if (!new) {
-		new = qdisc_create_dflt(sch->dev_queue, &pfifo_qdisc_ops,
-					cl->common.classid, extack);
-		if (!new)
-			return -ENOBUFS;
+	if (q->mq && new && new->ops == &htbx_qdisc_ops) {
+		/* its dump has counters its init refuses: not copied */
+		NL_SET_ERR_MSG_MOD(extack, "mq mode: htbx is not a leaf of htbx in mq mode");
+		return -EOPNOTSUPP;
 	}
-	/* Purges the old leaf; qlen_notify deactivates the class. */
-	*old = qdisc_replace(sch, new, &cl->leaf);
+	leaves = kcalloc(htbx_nq(q), sizeof(*leaves), GFP_KERNEL);
+	if (!leaves)
+		return -ENOBUFS;
+	for (i = 0; i < htbx_nq(q); i++) {
+		if (!new)
+			leaves[i] = htbx_new_leaf(sch, i, classid, extack);
+		else if (!i)
+			leaves[i] = new;
+		else
+			leaves[i] = htbx_clone_leaf(sch, new, i, classid,
+						    extack);
+		if (!leaves[i]) {
+			if (new)
+				leaves[0] = NULL;	/* the caller's */
+			htbx_put_leaves(leaves, i);
+			return -ENOBUFS;
+		}
+	}
+
+	/* Purges the old leaves; the class leaves its queues' rings. */
+	htbx_lock(sch);
+	for (i = 0; i < htbx_nq(q); i++) {
+		p = htbx_part(cl, i);
+		htbx_purge_part(q, cl, i);
+		tmp = p->leaf;
+		p->leaf = leaves[i];
+		leaves[i] = tmp;
+	}
+	htbx_unlock(sch);
+
+	*old = leaves[0];
+	leaves[0] = NULL;
+	htbx_put_leaves(leaves, htbx_nq(q));
 	return 0;
 }
 
@@ -1133,7 +1615,7 @@ static struct Qdisc *htbx_leaf(struct Qdisc *sch, unsigned long arg)
 {
 	struct htbx_class *cl = (struct htbx_class *)arg;
 
-	return cl->leaf;
+	return cl->p.leaf;
 }
 
 /*
@@ -1146,9 +1628,12 @@ static void htbx_qlen_notify(struct Qdisc *sch, unsigned long arg)
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct htbx_class *cl = (struct htbx_class *)arg;
 
-	if (!cl)
+	/* mq: not told which queue; htbx_leaf_dequeue and the data path
+	 * see the leaves' drops themselves
+	 */
+	if (!cl || q->mq)
 		return;
-	htbx_core_deactivate(&q->core, &cl->cls);
+	htbx_core_deactivate(&q->txq.core, &cl->p.cls);
 }
 
 static struct tcf_block *htbx_tcf_block(struct Qdisc *sch, unsigned long arg,
@@ -1184,14 +1669,14 @@ static int htbx_dump_class(struct Qdisc *sch, unsigned long arg,
 			   struct sk_buff *skb, struct tcmsg *tcm)
 {
 	struct htbx_class *cl = (struct htbx_class *)arg;
-	const struct htbx_cfg *cfg = &cl->cls.cfg;
+	const struct htbx_cfg *cfg = &cl->p.cls.cfg;
 	struct nlattr *nest;
 
 	/* RTNL is held: the configuration cannot change under us. */
 	tcm->tcm_parent = cl->parent ? cl->parent->common.classid : TC_H_ROOT;
 	tcm->tcm_handle = cl->common.classid;
-	if (cl->leaf)
-		tcm->tcm_info = cl->leaf->handle;
+	if (cl->p.leaf)
+		tcm->tcm_info = cl->p.leaf->handle;
 
 	nest = nla_nest_start_noflag(skb, TCA_OPTIONS);
 	if (!nest)
@@ -1206,7 +1691,7 @@ static int htbx_dump_class(struct Qdisc *sch, unsigned long arg,
 	    nla_put_u32(skb, TCA_HTBX_MPU, cfg->len.mpu) ||
 	    nla_put_s32(skb, TCA_HTBX_OVERHEAD, cfg->len.overhead) ||
 	    nla_put_u8(skb, TCA_HTBX_LINKLAYER, cfg->len.linklayer) ||
-	    nla_put_u32(skb, TCA_HTBX_LEVEL, cl->cls.level))
+	    nla_put_u32(skb, TCA_HTBX_LEVEL, cl->p.cls.level))
 		goto nla_put_failure;
 	return nla_nest_end(skb, nest);
 
@@ -1215,41 +1700,115 @@ nla_put_failure:
 	return -1;
 }
 
-/* Called with the qdisc root lock held (gnet_stats_start_copy). */
+/*
+ * Called with the qdisc root lock held (gnet_stats_start_copy); in mq
+ * mode that is queue 0's, and the other queues' parts are read as they
+ * are (the sum of counters that may be moving, as mq's dump reads them).
+ */
 static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 				 struct gnet_dump *d)
 {
+	struct htbx_sched *q = qdisc_priv(sch);
 	struct htbx_class *cl = (struct htbx_class *)arg;
-	struct gnet_stats_queue qs = {
-		.drops		= cl->qstats.drops,
-		.overlimits	= cl->cls.overlimits,
-	};
+	struct gnet_stats_basic_sync bstats;
+	struct gnet_stats_queue qs = {};
 	struct tc_htbx_xstats xs;
-	__u32 qlen = 0;
-
-	if (cl->leaf) {
-		qdisc_qstats_qlen_backlog(cl->leaf, &qlen, &qs.backlog);
-		qs.requeues = cl->leaf->qstats.requeues;
-	}
+	__u32 qlen = 0, n, b;
+	struct htbx_part *p;
+	unsigned int i;
 
 	memset(&xs, 0, sizeof(xs));
-	htbx_cls_xstats(&cl->cls, &xs);
+	htbx_cls_xstats(&cl->p.cls, &xs);
+	if (!q->mq) {
+		qs.drops = cl->p.drops;
+		qs.overlimits = cl->p.cls.overlimits;
+		if (cl->p.leaf) {
+			qdisc_qstats_qlen_backlog(cl->p.leaf, &qlen,
+						  &qs.backlog);
+			qs.requeues = cl->p.leaf->qstats.requeues;
+		}
+		if (gnet_stats_copy_basic(d, NULL, &cl->p.bstats,
+					  htbx_stats_running(sch)) < 0)
+			return -1;
+		goto rest;
+	}
 
-	if (gnet_stats_copy_basic(d, NULL, &cl->bstats,
-				  htbx_stats_running(sch)) < 0 ||
-	    gnet_stats_copy_rate_est(d, &cl->rate_est) < 0 ||
+	gnet_stats_basic_sync_init(&bstats);
+	xs.lends = xs.borrows = xs.giants = 0;
+	for (i = 0; i < q->nq; i++) {
+		p = htbx_part(cl, i);
+		htbx_bstats_add(&bstats, &p->bstats);
+		qs.drops += READ_ONCE(p->drops);
+		qs.overlimits += READ_ONCE(p->cls.overlimits);
+		xs.lends += READ_ONCE(p->cls.lends);
+		xs.borrows += READ_ONCE(p->cls.borrows);
+		xs.giants += READ_ONCE(p->cls.giants);
+		if (p->leaf) {
+			n = b = 0;
+			qdisc_qstats_qlen_backlog(p->leaf, &n, &b);
+			qlen += n;
+			qs.backlog += b;
+			qs.requeues += READ_ONCE(p->leaf->qstats.requeues);
+		}
+	}
+	if (gnet_stats_copy_basic(d, NULL, &bstats, false) < 0)
+		return -1;
+rest:
+	if (gnet_stats_copy_rate_est(d, &cl->rate_est) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)
 		return -1;
 	return gnet_stats_copy_app(d, &xs, sizeof(xs));
 }
 
+/*
+ * mq: the qdisc's own counters are its queues' sums, made for each dump
+ * (as mq_dump makes them), and so are the scheduler counters.
+ */
+static void htbx_mq_sum(struct Qdisc *sch, u64 *direct_pkts, u64 *budget_hits)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_txq *t;
+	struct Qdisc *s;
+	unsigned int i;
+
+	sch->q.qlen = 0;
+	gnet_stats_basic_sync_init(&sch->bstats);
+	memset(&sch->qstats, 0, sizeof(sch->qstats));
+	*direct_pkts = 0;
+	*budget_hits = 0;
+	for (i = 0; i < q->nq; i++) {
+		/* gone already when the qdisc is being deleted */
+		s = q->shards[i];
+		if (!s)
+			continue;
+		t = qdisc_priv(s);
+		spin_lock_bh(qdisc_lock(s));
+		htbx_bstats_add(&sch->bstats, &s->bstats);
+		sch->qstats.backlog += s->qstats.backlog;
+		sch->qstats.drops += s->qstats.drops;
+		sch->qstats.requeues += s->qstats.requeues;
+		sch->qstats.overlimits += t->core.overlimits;
+		sch->q.qlen += s->q.qlen;
+		*direct_pkts += t->direct_pkts;
+		*budget_hits += t->core.budget_hits;
+		spin_unlock_bh(qdisc_lock(s));
+	}
+}
+
 static int htbx_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
+	u64 direct_pkts, budget_hits;
 	struct nlattr *nest;
 
-	/* RTNL only: the data path may be running (as in htb_dump) */
-	sch->qstats.overlimits = READ_ONCE(q->core.overlimits);
+	if (q->mq) {
+		htbx_mq_sum(sch, &direct_pkts, &budget_hits);
+	} else {
+		/* RTNL only: the data path may be running (as in htb_dump) */
+		sch->qstats.overlimits = READ_ONCE(q->txq.core.overlimits);
+		direct_pkts = READ_ONCE(q->txq.direct_pkts);
+		budget_hits = READ_ONCE(q->txq.core.budget_hits);
+	}
 
 	nest = nla_nest_start_noflag(skb, TCA_OPTIONS);
 	if (!nest)
@@ -1257,14 +1816,15 @@ static int htbx_dump(struct Qdisc *sch, struct sk_buff *skb)
 	if (nla_put_u32(skb, TCA_HTBX_DEFCLS, q->defcls) ||
 	    nla_put_u32(skb, TCA_HTBX_R2Q, q->r2q) ||
 	    nla_put_u32(skb, TCA_HTBX_DIRECT_QLEN, q->direct_qlen) ||
-	    nla_put_u64_64bit(skb, TCA_HTBX_DIRECT_PKTS, READ_ONCE(q->direct_pkts),
+	    nla_put_u64_64bit(skb, TCA_HTBX_DIRECT_PKTS, direct_pkts,
 			      TCA_HTBX_PAD) ||
 	    /* an option, not qdisc xstats: htb has none, and tc prints an
 	     * empty line for xstats it cannot show
 	     */
-	    nla_put_u64_64bit(skb, TCA_HTBX_BUDGET_HITS,
-			      READ_ONCE(q->core.budget_hits), TCA_HTBX_PAD) ||
-	    nla_put_u32(skb, TCA_HTBX_VERSION, HTBX_VERSION))
+	    nla_put_u64_64bit(skb, TCA_HTBX_BUDGET_HITS, budget_hits,
+			      TCA_HTBX_PAD) ||
+	    nla_put_u32(skb, TCA_HTBX_VERSION, HTBX_VERSION) ||
+	    (q->mq && nla_put_flag(skb, TCA_HTBX_MQ)))
 		goto nla_put_failure;
 	return nla_nest_end(skb, nest);
 
@@ -1301,7 +1861,8 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 	unsigned long adj = 0, ignored = 0;
 	struct htbx_class *cl;
 	struct htbx_cfg cfg;
-	unsigned int i;
+	unsigned int i, k;
+	u64 now;
 	int err;
 
 	if (!opt)
@@ -1338,24 +1899,32 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 	}
 	if (tb[TCA_HTBX_DIRECT_QLEN])
 		direct_qlen = nla_get_u32(tb[TCA_HTBX_DIRECT_QLEN]);
+	if (tb[TCA_HTBX_MQ] && !q->mq) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_HTBX_MQ],
+				    "mq is chosen when the qdisc is made (tc qdisc add or replace of another kind)");
+		return -EINVAL;
+	}
 
-	sch_tree_lock(sch);
+	htbx_lock(sch);
 	q->defcls = defcls;
 	q->direct_qlen = direct_qlen;
 	if (r2q != q->r2q) {
 		/* Derived quanta of leaves follow the new r2q. */
 		q->r2q = r2q;
+		now = htbx_clock_ns();
 		for (i = 0; i < q->clhash.hashsize; i++) {
 			hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
 				if (cl->params.quantum || !htbx_is_leaf(cl))
 					continue;
 				htbx_derive(&cl->params, r2q, &cfg, &ignored);
-				htbx_core_change(&q->core, &cl->cls, &cfg,
-						 htbx_clock_ns());
+				for (k = 0; k < htbx_nq(q); k++)
+					htbx_core_change(&htbx_txq_at(q, k)->core,
+							 &htbx_part(cl, k)->cls,
+							 &cfg, now);
 			}
 		}
 	}
-	sch_tree_unlock(sch);
+	htbx_unlock(sch);
 	htbx_report(extack, adj, &w);
 	return 0;
 }
@@ -1363,24 +1932,79 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 /* Process context: the event budget ran out, run the queue again. */
 static void htbx_work_func(struct work_struct *work)
 {
-	struct htbx_sched *q = container_of(work, struct htbx_sched, work);
-	struct Qdisc *sch = q->watchdog.qdisc;
+	struct htbx_txq *t = container_of(work, struct htbx_txq, work);
+	struct Qdisc *sch = t->watchdog.qdisc;
 
 	rcu_read_lock();
 	__netif_schedule(qdisc_root(sch));
 	rcu_read_unlock();
 }
 
+static void htbx_txq_init(struct htbx_txq *t, struct Qdisc *sch)
+{
+	qdisc_watchdog_init(&t->watchdog, sch);
+	INIT_WORK(&t->work, htbx_work_func);
+	/* direct_queue: qdisc_priv() is zeroed, an empty qdisc_skb_head */
+	htbx_core_init(&t->core);
+	t->sch = sch;
+}
+
+static struct Qdisc_ops htbx_txq_ops;
+
+/*
+ * mq mode: one qdisc of htbx_txq_ops per TX queue, the queue's own root
+ * from htbx_attach() on (so the queue's lock is its lock), scheduling
+ * part @i of every class.
+ */
+static int htbx_mq_init(struct Qdisc *sch, struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct net_device *dev = qdisc_dev(sch);
+	struct htbx_txq *t;
+	struct Qdisc *s;
+	unsigned int i;
+
+	if (sch->parent != TC_H_ROOT) {
+		NL_SET_ERR_MSG_MOD(extack, "mq: only the root qdisc of a device schedules its TX queues");
+		return -EOPNOTSUPP;
+	}
+	if (!netif_is_multiqueue(dev)) {
+		NL_SET_ERR_MSG_MOD(extack, "mq: the device has one TX queue (leave mq out)");
+		return -EOPNOTSUPP;
+	}
+	q->shards = kcalloc(dev->num_tx_queues, sizeof(*q->shards),
+			    GFP_KERNEL);
+	if (!q->shards)
+		return -ENOMEM;
+	for (i = 0; i < dev->num_tx_queues; i++) {
+		s = qdisc_create_dflt(netdev_get_tx_queue(dev, i),
+				      &htbx_txq_ops,
+				      TC_H_MAKE(TC_H_MAJ(sch->handle),
+						TC_H_MIN(i + 1)), extack);
+		if (!s)
+			return -ENOMEM;	/* htbx_destroy puts the others */
+		s->flags |= TCQ_F_ONETXQUEUE | TCQ_F_NOPARENT;
+		t = qdisc_priv(s);
+		t->root = sch;
+		t->idx = i;
+		q->shards[i] = s;
+	}
+	q->nq = dev->num_tx_queues;
+	q->mq = true;
+	/* sch_tree_lock() of this qdisc is its own lock, as for mq */
+	sch->flags |= TCQ_F_MQROOT;
+	return 0;
+}
+
 static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 		     struct netlink_ext_ack *extack)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_HTBX_MAX + 1];
 	int err;
 
-	qdisc_watchdog_init(&q->watchdog, sch);
-	INIT_WORK(&q->work, htbx_work_func);
-	/* direct_queue: qdisc_priv() is zeroed, an empty qdisc_skb_head */
-	htbx_core_init(&q->core);
+	htbx_txq_init(&q->txq, sch);
+	q->txq.root = sch;
 
 	err = qdisc_class_hash_init(&q->clhash);
 	if (err < 0)
@@ -1389,10 +2013,84 @@ static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 	if (err)
 		return err;
 
+	if (opt) {
+		err = htbx_parse(opt, tb, extack);
+		if (err < 0)
+			return err;
+		if (tb[TCA_HTBX_MQ]) {
+			err = htbx_mq_init(sch, extack);
+			if (err)
+				return err;
+		}
+	}
+
 	q->r2q = HTBX_DEFAULT_R2Q;
 	/* as htb: even a txqueuelen of 0 (then unclassified packets drop) */
 	q->direct_qlen = qdisc_dev(sch)->tx_queue_len;
 	return htbx_change(sch, opt, extack);
+}
+
+/*
+ * The qdisc becomes the device's root. Without mq it is every TX queue's
+ * qdisc, as qdisc_graft() makes a qdisc without .attach (and as htb's
+ * attach does); with mq each queue gets its own qdisc.
+ */
+static void htbx_attach(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct net_device *dev = qdisc_dev(sch);
+	struct Qdisc *old, *s;
+	unsigned int i;
+
+	for (i = 0; i < dev->num_tx_queues; i++) {
+		s = q->mq ? q->shards[i] : sch;
+		old = dev_graft_qdisc(netdev_get_tx_queue(dev, i), s);
+		if (!q->mq)
+			qdisc_refcount_inc(sch);
+		if (old)
+			qdisc_put(old);
+	}
+	q->attached = true;
+}
+
+/*
+ * mq: the hash of classes is read by every queue's data path, so it grows
+ * under all their locks (qdisc_class_hash_grow() would take one).
+ */
+static void htbx_class_hash_grow(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct Qdisc_class_hash *h = &q->clhash;
+	struct Qdisc_class_common *cl;
+	struct hlist_head *nhash, *ohash;
+	unsigned int i, nsize, osize;
+	struct hlist_node *next;
+
+	if (!q->mq) {
+		qdisc_class_hash_grow(sch, h);
+		return;
+	}
+	if (h->hashelems * 4 <= h->hashsize * 3)
+		return;
+	nsize = h->hashsize * 2;
+	nhash = kvcalloc(nsize, sizeof(*nhash), GFP_KERNEL);
+	if (!nhash)
+		return;		/* longer chains, as qdisc_class_hash_grow */
+
+	htbx_lock(sch);
+	ohash = h->hash;
+	osize = h->hashsize;
+	for (i = 0; i < osize; i++) {
+		hlist_for_each_entry_safe(cl, next, &ohash[i], hnode)
+			hlist_add_head(&cl->hnode,
+				       &nhash[qdisc_class_hash(cl->classid,
+							       nsize - 1)]);
+	}
+	h->hash = nhash;
+	h->hashsize = nsize;
+	h->hashmask = nsize - 1;
+	htbx_unlock(sch);
+	kvfree(ohash);
 }
 
 static void htbx_destroy(struct Qdisc *sch)
@@ -1400,10 +2098,31 @@ static void htbx_destroy(struct Qdisc *sch)
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct hlist_node *next;
 	struct htbx_class *cl;
+	struct htbx_txq *t;
 	unsigned int i;
 
-	cancel_work_sync(&q->work);
-	qdisc_watchdog_cancel(&q->watchdog);
+	cancel_work_sync(&q->txq.work);
+	qdisc_watchdog_cancel(&q->txq.watchdog);
+	/*
+	 * mq: queues' qdiscs that outlive this one (a new root with .attach
+	 * grafts them away only after this) forget it now; before attach
+	 * they are still ours to put.
+	 */
+	for (i = 0; q->shards && i < qdisc_dev(sch)->num_tx_queues; i++) {
+		if (!q->shards[i])
+			continue;
+		if (!q->attached) {
+			qdisc_put(q->shards[i]);
+			continue;
+		}
+		t = qdisc_priv(q->shards[i]);
+		cancel_work_sync(&t->work);
+		qdisc_watchdog_cancel(&t->watchdog);
+		htbx_core_reset(&t->core);
+		t->root = NULL;
+	}
+	kfree(q->shards);
+	q->shards = NULL;
 	/*
 	 * Filters first: they can point at classes (and a class's filters
 	 * at other classes), so no class may go before every block is gone.
@@ -1422,7 +2141,29 @@ static void htbx_destroy(struct Qdisc *sch)
 			htbx_destroy_class(sch, cl);
 	}
 	qdisc_class_hash_destroy(&q->clhash);
-	__qdisc_reset_queue(&q->direct_queue);
+	__qdisc_reset_queue(&q->txq.direct_queue);
+}
+
+static int htbx_shard_init(struct Qdisc *sch, struct nlattr *opt,
+			   struct netlink_ext_ack *extack)
+{
+	htbx_txq_init(qdisc_priv(sch), sch);
+	return 0;
+}
+
+/* A queue's qdisc goes (its root is replaced or deleted, or the device). */
+static void htbx_shard_destroy(struct Qdisc *sch)
+{
+	struct htbx_txq *t = qdisc_priv(sch);
+	struct htbx_sched *q;
+
+	cancel_work_sync(&t->work);
+	qdisc_watchdog_cancel(&t->watchdog);
+	if (t->root) {
+		q = qdisc_priv(t->root);
+		q->shards[t->idx] = NULL;
+	}
+	__qdisc_reset_queue(&t->direct_queue);
 }
 
 static const struct Qdisc_class_ops htbx_class_ops = {
@@ -1440,6 +2181,19 @@ static const struct Qdisc_class_ops htbx_class_ops = {
 	.dump_stats	=	htbx_dump_class_stats,
 };
 
+/* mq mode: a TX queue's qdisc (not registered: made by htbx_mq_init) */
+static struct Qdisc_ops htbx_txq_ops = {
+	.id		=	"htbx_txq",
+	.priv_size	=	sizeof(struct htbx_txq),
+	.enqueue	=	htbx_shard_enqueue,
+	.dequeue	=	htbx_shard_dequeue,
+	.peek		=	qdisc_peek_dequeued,
+	.init		=	htbx_shard_init,
+	.reset		=	htbx_shard_reset,
+	.destroy	=	htbx_shard_destroy,
+	.owner		=	THIS_MODULE,
+};
+
 static struct Qdisc_ops htbx_qdisc_ops __read_mostly = {
 	.cl_ops		=	&htbx_class_ops,
 	.id		=	"htbx",
@@ -1451,6 +2205,7 @@ static struct Qdisc_ops htbx_qdisc_ops __read_mostly = {
 	.reset		=	htbx_reset,
 	.destroy	=	htbx_destroy,
 	.change		=	htbx_change,
+	.attach		=	htbx_attach,
 	.dump		=	htbx_dump,
 	.owner		=	THIS_MODULE,
 };

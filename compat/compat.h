@@ -41,6 +41,26 @@
 #endif
 
 /*
+ * The message of @src, an extack of the module's own (whose attribute
+ * pointers point into no request), into @dst: a formatted one (6.3+) is
+ * in @src's buffer and is copied with it.
+ */
+static inline void htbx_extack_msg(struct netlink_ext_ack *dst,
+				   const struct netlink_ext_ack *src)
+{
+	if (!dst || !src->_msg)
+		return;
+#ifdef HTBX_COMPAT_HAVE_NL_SET_ERR_MSG_FMT_MOD
+	if (src->_msg == src->_msg_buf) {
+		memcpy(dst->_msg_buf, src->_msg_buf, sizeof(dst->_msg_buf));
+		dst->_msg = dst->_msg_buf;
+		return;
+	}
+#endif
+	dst->_msg = src->_msg;
+}
+
+/*
  * qdisc_class_in_use()/qdisc_class_get()/qdisc_class_put(): a count of the
  * filters that resolve to a class, kept in Qdisc_class_common (present in
  * Debian's 6.12.117, absent in 6.1.192). Without it, struct htbx_class
@@ -78,6 +98,8 @@
  */
 #ifdef HTBX_COMPAT_HAVE_GNET_STATS_BASIC_SYNC
 #define htbx_stats_running(sch)		((void)(sch), true)
+/* @dst += @src (mq mode sums a class's queues for a dump) */
+#define htbx_bstats_add(dst, src)	gnet_stats_add_basic(dst, NULL, src, true)
 #else
 #define gnet_stats_basic_sync		gnet_stats_basic_packed
 static inline void
@@ -87,6 +109,12 @@ gnet_stats_basic_sync_init(struct gnet_stats_basic_packed *b)
 	b->packets = 0;
 }
 #define htbx_stats_running(sch)		qdisc_root_sleeping_running(sch)
+static inline void htbx_bstats_add(struct gnet_stats_basic_packed *dst,
+				   const struct gnet_stats_basic_packed *src)
+{
+	dst->bytes += READ_ONCE(src->bytes);
+	dst->packets += READ_ONCE(src->packets);
+}
 /* the old order: (running, d, cpu, b) */
 #define gnet_stats_copy_basic(d, cpu, b, running)			\
 	((gnet_stats_copy_basic)(running, d, cpu, b))

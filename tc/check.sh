@@ -119,6 +119,8 @@ parse_is "qdisc default 10000 (above 0xffff) is sent, the kernel warns" "DEFCLS=
 	qdisc add default 10000
 parse_is "qdisc all options" "DEFCLS=32 R2Q=5 DIRECT_QLEN=100 OFFLOAD" \
 	qdisc add default 20 r2q 5 direct_qlen 100 offload
+parse_is "qdisc mq (htbx's own: a flag, written out)" "DEFCLS=16 MQ" qdisc add default 10 mq
+parse_bad "qdisc 'm' is no abbreviation of mq" 'What is "m"\?' qdisc add m
 parse_is "qdisc abbreviations r, di, o" "R2Q=5 DIRECT_QLEN=7 OFFLOAD" qdisc add r 5 di 7 o
 parse_is "qdisc r2q 0 is sent, the kernel makes it 1" "R2Q=0" qdisc add r2q 0
 parse_is "qdisc change r2q only (a qdisc change is partial)" "R2Q=20" qdisc change r2q 20
@@ -224,6 +226,8 @@ Q="R2Q=10 DEFCLS=16 DIRECT_PKTS=0 VERSION=1 DIRECT_QLEN=1000 BUDGET_HITS=4"
 print_is "qdisc like tc-htb" "r2q 10 default 0x10 direct_packets_stat 0 direct_qlen 1000" qdisc $Q
 print_is "qdisc default 0, offload" "r2q 10 default 0 direct_packets_stat 5 direct_qlen 10 offload" \
 	qdisc R2Q=10 DEFCLS=0 DIRECT_PKTS=5 DIRECT_QLEN=10 OFFLOAD
+print_is "qdisc mq, after htb's fields" "r2q 10 default 0x10 direct_packets_stat 0 direct_qlen 1000 mq" \
+	qdisc R2Q=10 DEFCLS=16 DIRECT_PKTS=0 DIRECT_QLEN=1000 MQ
 print_is "qdisc -d: ver, then htbx's budget_hits" \
 	"r2q 10 default 0x10 direct_packets_stat 0 ver 1 direct_qlen 1000 budget_hits 4" qdisc -d $Q
 print_is "qdisc r2q is printed as htb prints it (%d)" \

@@ -59,13 +59,15 @@ static const char *const htbx_modes[] = {
 static void htbx_explain_qdisc(void)
 {
 	fprintf(stderr,
-"Usage: ... qdisc add ... htbx [default N] [r2q N] [direct_qlen P] [offload]\n"
+"Usage: ... qdisc add ... htbx [default N] [r2q N] [direct_qlen P] [mq] [offload]\n"
 " default      minor id (hex) of the class unclassified packets go to {0: none,\n"
 "              they go to the direct queue}\n"
 " r2q          quantum of a class without one = rate in bytes/s / r2q,\n"
 "              clamped to %u..%u {%u}; 0 (or 2^31 and more) counts as 1\n"
 " direct_qlen  limit of the direct queue in packets {txqueuelen of the device}\n"
 " debug        accepted and ignored, as by htb\n"
+" mq           one scheduler per TX queue, one class tree for all (root of a\n"
+"              device with several TX queues; only when the qdisc is made)\n"
 " offload      hardware offload: not supported, the kernel refuses it\n"
 "A qdisc change or replace changes only the options given.\n",
 		HTBX_MIN_QUANTUM, HTBX_MAX_QUANTUM, HTBX_DEFAULT_R2Q);
@@ -268,6 +270,8 @@ static int htbx_parse_qopt(struct qdisc_util *qu, int argc, char **argv,
 			}
 		} else if (!htbx_matches(w, "offload")) {
 			o.given |= 1U << TCA_HTBX_OFFLOAD;
+		} else if (strcmp(w, "mq") == 0) {
+			o.given |= 1U << TCA_HTBX_MQ;
 		} else if (strcmp(w, "help") == 0) {
 			htbx_explain_qdisc();
 			return -1;
@@ -291,6 +295,8 @@ static int htbx_parse_qopt(struct qdisc_util *qu, int argc, char **argv,
 		return -1;
 	if (HTBX_GIVEN(&o, TCA_HTBX_OFFLOAD) &&
 	    htbx_put(n, TCA_HTBX_OFFLOAD, NULL, 0))
+		return -1;
+	if (HTBX_GIVEN(&o, TCA_HTBX_MQ) && htbx_put(n, TCA_HTBX_MQ, NULL, 0))
 		return -1;
 	addattr_nest_end(n, tail);
 	return 0;
@@ -454,6 +460,8 @@ static int htbx_print_qopt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (tb[TCA_HTBX_OFFLOAD])
 		print_color_null(PRINT_ANY, COLOR_NONE, "offload", " offload",
 				 NULL);
+	if (tb[TCA_HTBX_MQ])
+		print_color_null(PRINT_ANY, COLOR_NONE, "mq", " mq", NULL);
 
 	/* htbx's own: text with -d, JSON always */
 	if (htbx_u64(tb[TCA_HTBX_BUDGET_HITS], &v64))

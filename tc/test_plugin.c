@@ -49,14 +49,15 @@ static const char *const names[TCA_HTBX_MAX + 1] = {
 	[TCA_HTBX_QUANTUM] = "QUANTUM", [TCA_HTBX_MTU] = "MTU",
 	[TCA_HTBX_MPU] = "MPU", [TCA_HTBX_OVERHEAD] = "OVERHEAD",
 	[TCA_HTBX_LINKLAYER] = "LINKLAYER", [TCA_HTBX_LEVEL] = "LEVEL",
-	[TCA_HTBX_BUDGET_HITS] = "BUDGET_HITS",
+	[TCA_HTBX_BUDGET_HITS] = "BUDGET_HITS", [TCA_HTBX_MQ] = "MQ",
 };
 
 /* sizes of the attributes as the kernel's policy wants them */
 static int attr_len(int type)
 {
 	switch (type) {
-	case TCA_HTBX_OFFLOAD:		return 0;
+	case TCA_HTBX_OFFLOAD:
+	case TCA_HTBX_MQ:		return 0;
 	case TCA_HTBX_LINKLAYER:	return 1;
 	case TCA_HTBX_RATE: case TCA_HTBX_CEIL:
 	case TCA_HTBX_DIRECT_PKTS:

@@ -3,7 +3,7 @@
  * htbx-fuzz - a seeded, reproducible netlink and configuration-churn fuzzer
  * for sch_htbx.
  *
- *   htbx-fuzz [-s SEED] [-n OPS] [-v]
+ *   htbx-fuzz [-s SEED] [-n OPS] [-q QUEUES] [-v]
  *
  * Runs OPS operations (default 10000) drawn from a xorshift generator
  * seeded with SEED (default 1): the same seed gives the same sequence of
@@ -31,6 +31,10 @@
  * and for every refused htbx request: the kernel said why (extack text),
  * unless the tc core refused it before sch_htbx saw it (ENOENT, EEXIST,
  * EBUSY and the like).
+ *
+ * -q QUEUES (default 1): the dummy devices get that many TX queues and
+ * most root qdiscs ask for mq mode (one scheduler per queue), the rest
+ * are single-queue htbx on the same devices.
  *
  * Prints TAP lines and exits 1 on an invariant violation or a refusal
  * without extack, 0 otherwise. Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN).
@@ -79,6 +83,7 @@ struct fz_req {
 
 static uint64_t fz_state;
 static int fz_verbose;
+static unsigned int fz_nq = 1;	/* TX queues per device (-q) */
 
 static struct {
 	unsigned long ops, accepted, refused, no_extack, violations, checks;
@@ -196,7 +201,8 @@ static void fz_tc_init(struct fz_req *req, int type, int flags, int ifindex,
 static struct nlattr *fz_put(struct fz_req *req, int type, const void *d,
 			     size_t len)
 {
-	return nlmsg_put(&req->n, sizeof(*req), type, d, len);
+	/* through the whole request: n is its first member */
+	return nlmsg_put((struct nlmsghdr *)(void *)req, sizeof(*req), type, d, len);
 }
 
 static void fz_put_str(struct fz_req *req, int type, const char *s)
@@ -306,6 +312,8 @@ static void fz_qdisc_opts(struct fz_req *req)
 		fz_attr(req, TCA_HTBX_DIRECT_QLEN, fz_value(0, 2000), 4);
 	if (fz_chance(3))
 		fz_put(req, TCA_HTBX_OFFLOAD, NULL, 0);
+	if (fz_chance(fz_nq > 1 ? 70 : 3))
+		fz_put(req, TCA_HTBX_MQ, NULL, 0);
 	if (fz_chance(3))
 		fz_put(req, TCA_HTBX_RATE, &(uint64_t){ 1000 }, 8);
 	nlmsg_nest_end(&req->n, opt);
@@ -327,6 +335,7 @@ static int fz_link_add(const char *name)
 	req.n.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
 	fz_put_str(&req, IFLA_IFNAME, name);
 	fz_put(&req, IFLA_TXQLEN, &(uint32_t){ 1000 }, 4);
+	fz_put(&req, IFLA_NUM_TX_QUEUES, &(uint32_t){ fz_nq }, 4);
 	li = fz_put(&req, IFLA_LINKINFO, NULL, 0);
 	fz_put_str(&req, IFLA_INFO_KIND, "dummy");
 	nlmsg_nest_end(&req.n, li);
@@ -882,8 +891,15 @@ int main(int argc, char **argv)
 	int c, status;
 	pid_t pid;
 
-	while ((c = getopt(argc, argv, "s:n:vch")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:q:vch")) != -1) {
 		switch (c) {
+		case 'q':
+			fz_nq = strtoul(optarg, NULL, 0);
+			if (fz_nq < 1 || fz_nq > 64) {
+				fprintf(stderr, "htbx-fuzz: -q: 1 .. 64 queues\n");
+				return 2;
+			}
+			break;
 		case 'c':
 			fz_each = 1;
 			break;
@@ -897,7 +913,7 @@ int main(int argc, char **argv)
 			fz_verbose = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: htbx-fuzz [-s SEED] [-n OPS] [-v]\n");
+			fprintf(stderr, "usage: htbx-fuzz [-s SEED] [-n OPS] [-q QUEUES] [-v]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}

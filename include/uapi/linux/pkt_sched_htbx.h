@@ -78,6 +78,10 @@ enum {
 
 	/* qdisc, appended */
 	TCA_HTBX_BUDGET_HITS,	/* u64, dump only: dequeues out of event budget */
+	TCA_HTBX_MQ,		/* flag, at creation only: one scheduler per TX
+				 * queue, one class tree for all (root qdisc of
+				 * a multi-queue device)
+				 */
 	__TCA_HTBX_MAX,
 };
 #define TCA_HTBX_MAX	(__TCA_HTBX_MAX - 1)

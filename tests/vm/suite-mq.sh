@@ -1,0 +1,447 @@
+# vm-args: --icount --timeout 900
+# vm-kernels: 6.1 6.12 7.3
+# SPDX-License-Identifier: GPL-2.0
+#
+# suite-mq.sh - htbx's mq mode (`tc qdisc add ... root htbx ... mq`): one
+# scheduler per TX queue, one class tree for all, the classes' buckets
+# shared (design/multiqueue.md). A dummy device with 2, 4 and 8 TX
+# queues, in a netns of its own; pktgen (queue_xmit, one thread per vCPU,
+# random UDP source ports, so the stack's hash spreads the packets over
+# every queue) offers far more than the tree passes.
+#
+#   - a ceiling shared by the queues: 1:1 rate = ceil 40mbit, everything
+#     below it: 40 within 1 % on 2, 4 and 8 queues; queue 0's copy of the
+#     leaf carried about 1/N of the packets (so they were spread);
+#   - no packet lost or charged twice: after a drain, what the qdisc sent
+#     is what pktgen had accepted, what it dropped is what pktgen saw
+#     refused, and the top class sent every packet once;
+#   - guarantees: 1:10 rate 10 and 1:20 rate 30 (ceil 40) under 1:1 40,
+#     both saturated on every queue: 10 and 30 within 2 %;
+#   - prio: 1:10 prio 0 and 1:20 prio 1, rate 5 each, ceil 40: most of
+#     the excess goes to prio 0 (not all of it, as it would on one queue:
+#     see the check);
+#   - leaves: every kind grafted on 1:10 (copied to every queue) under
+#     traffic, the ceiling still holds and the counts still add up;
+#   - changes under traffic: rates changed, classes added and deleted,
+#     leaves replaced, the root replaced by itself, by single-queue htbx
+#     and by mq, while pktgen runs;
+#   - netlink: mq refused with a message on a one-queue device, below the
+#     root, on a class and on a change; the refused requests change
+#     nothing;
+#   - fuzz: tools/bin/htbx-fuzz -q 4 (mq roots on 4-queue dummies under
+#     traffic and configuration churn, invariants checked from dumps).
+#
+# Rates are the class counters over a window timed in the guest
+# (htbx-traffic tcrate). Under --icount (one vCPU, guest time = guest
+# instructions: the figures repeat) they are held to the issue's bounds
+# (ceil 1 %, shares 2 %), and pktgen offers 2.5 x the tree's ceiling at a
+# steady pace (a flood would cost icount time and prove nothing more).
+# suite-mq-smp.sh runs the same on plain TCG with -smp 2 and a pktgen
+# thread per vCPU flooding every queue (shards on both CPUs at once),
+# plus the fuzz; there a host that deschedules the guest for longer than
+# a bucket's burst loses the guest tokens, so its bounds are 10 % below
+# and 1 % above (a shaper must never pass more).
+
+. "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
+
+panic_on_hang
+modprobe dummy numdummies=0 2>/dev/null
+modprobe pktgen 2>/dev/null
+if ! modprobe sch_htbx; then
+	fail "modprobe sch_htbx"
+	exit 0
+fi
+if [ ! -d /proc/net/pktgen ]; then
+	skip "mq: every rate and count check" "this kernel has no pktgen"
+	exit 0
+fi
+
+NS_A=htbx-mq-$$
+export NS_A
+netns_trap
+echo_cmd "$IP" netns add "$NS_A" || { fail "netns add $NS_A"; exit 0; }
+HTBX_NETNS="$HTBX_NETNS $NS_A"
+in_a sh -c 'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6;
+	echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6'
+in_a "$IP" link set lo up
+DEV=mq0
+# LIMIT: the leaves' pfifo. Under icount pktgen's pace fills none of them
+# in a measurement (pktgen sends a refused packet again and again, and
+# stuck on one full queue it would leave the others to drain); a flood
+# fills any.
+# Bounds, % below and above: icount the issue's; plain TCG (a guest the
+# host deschedules loses tokens, never gains them) 10 % below, 1 % above.
+if [ "${HTBX_ICOUNT:-0}" = 1 ]; then
+	CEIL_LO=1 CEIL_HI=1 SHARE_LO=2 SHARE_HI=2 LIMIT=10000
+else
+	CEIL_LO=10 CEIL_HI=1 SHARE_LO=10 SHARE_HI=2 LIMIT=1000
+fi
+PG=/proc/net/pktgen
+NCPU=$(grep -c ^processor /proc/cpuinfo)
+[ "$NCPU" -gt 1 ] || NCPU=1
+TOP="rate 40mbit ceil 40mbit burst 15k cburst 15k"
+
+# mkdev N: $DEV with N TX queues, up, in $NS_A (the old one deleted).
+mkdev() {
+	NQ=$1
+	in_a "$IP" link del "$DEV" 2>/dev/null
+	in_a "$IP" link add "$DEV" numtxqueues "$1" type dummy &&
+	in_a "$IP" link set "$DEV" txqueuelen 1000 up &&
+	in_a "$IP" addr add 198.19.0.1/24 dev "$DEV"
+}
+
+pgset() {
+	in_a sh -c "echo '$2' >$PG/$1" ||
+		echo "# pktgen $1: '$2' refused"
+}
+
+# pgsetup LO HI: one pktgen device per thread (one thread per vCPU),
+# 1000-byte (icount: 1400) UDP to a random destination port LO..HI (pktgen draws from
+# [min, max)), from a random source port, on a random TX queue: pktgen
+# marks each packet with a random queue mapping k in 0..NQ-1, which the
+# stack takes as a recorded queue (k > 0: queue k - 1; 0 leaves the
+# choice to the flow hash, which alone did not spread an icount boot's
+# packets over 2 queues).
+pgsetup() {
+	_t=0
+	PG_DEVS=
+	while [ $_t -lt "$NCPU" ]; do
+		_d=$DEV@$_t
+		pgset "kpktgend_$_t" rem_device_all
+		pgset "kpktgend_$_t" "add_device $_d"
+		# icount: 100 mbit in all, 1400-byte packets (8929 pps: pktgen
+		# sleeps between them only for gaps of 100 us and more, and a
+		# busy wait would cost icount time)
+		_delay=0 _size=1000
+		[ "${HTBX_ICOUNT:-0}" = 1 ] && _delay=$((1000000000 / (8929 / NCPU))) _size=1400
+		for _c in "count 0" "pkt_size $_size" "delay $_delay" "burst 1" \
+			  "xmit_mode queue_xmit" "dst 198.19.0.2" \
+			  "dst_mac 02:00:00:00:00:02" "udp_src_min 9" \
+			  "udp_src_max 4000" "flag UDPSRC_RND" "flag UDPDST_RND" \
+			  "queue_map_min 0" "queue_map_max $((NQ - 1))" "flag QUEUE_MAP_RND" \
+			  "udp_dst_min $1" "udp_dst_max $(($2 + ($2 > $1)))"; do
+			pgset "$_d" "$_c"
+		done
+		PG_DEVS="$PG_DEVS $_d"
+		_t=$((_t + 1))
+	done
+}
+
+pgstart() {
+	bg_in_ns "$NS_A" sh -c "echo start >$PG/pgctrl"
+	PG_PID=$BG_PID
+	HTBX_PIDS="$HTBX_PIDS $PG_PID"
+	wait_until 10 root_sent_some
+}
+
+pgstop() {
+	pgset pgctrl stop
+	wait "$PG_PID" 2>/dev/null
+	HTBX_PIDS=$(echo " $HTBX_PIDS " | sed "s/ $PG_PID / /")
+}
+
+# pgsum FIELD: pkts-sofar or errors, summed over the pktgen devices.
+pgsum() {
+	_s=0
+	for _d in $PG_DEVS; do
+		_v=$(in_a cat "$PG/$_d" | sed -n "s/.*$1: \([0-9]*\).*/\1/p" | head -n 1)
+		_s=$((_s + ${_v:-0}))
+	done
+	echo "$_s"
+}
+
+# near DESC ACTUAL EXPECTED LO HI: a TAP line, ok when ACTUAL is at most
+# LO % below and HI % above EXPECTED.
+near() {
+	if awk -v a="$2" -v e="$3" -v l="$4" -v h="$5" 'BEGIN {
+		if (a == "" || a !~ /^[0-9.]+$/) exit 1
+		exit !(a >= e * (1 - l / 100) && a <= e * (1 + h / 100)) }'; then
+		ok "$1: $2 mbit (want $3, -$4 % .. +$5 %)"
+	else
+		fail "$1" "got ${2:-nothing}, want $3 (-$4 % .. +$5 %)"
+	fi
+}
+
+root_line() { qdisc_stats "$DEV" | awk '$3 == "root"'; }
+root_sent_some() { [ "$(root_line | awk '{ print $5 }')" -gt 100 ] 2>/dev/null; }
+
+# rates SECS: class rates of $DEV over SECS after 1 s (lines of class_rates).
+rates() { R=$(class_rates "$DEV" "$1" 1); }
+
+# Packets of the leaf qdisc tc shows for CLASSID: queue 0's (the other
+# queues have copies tc does not show).
+leaf0_pkts() {
+	qdisc_stats "$DEV" | awk -v c="$1" '$3 == c { print $5; exit }'
+}
+
+# drained_counts NAME: after pgstop, once everything drained, what the
+# qdisc sent and dropped is what pktgen had accepted and seen refused (the
+# sum: a leaf may drop what it had accepted, and 7.x's deferred enqueue
+# tells pktgen "accepted" before the qdisc saw the packet), and every
+# packet sent went through 1:1 (the top of every class's path) or the
+# direct queue, once.
+drained_counts() {
+	if ! wait_until 30 tc_drained "$DEV"; then
+		fail "$1: queues drain" "$(qdisc_stats "$DEV" | head -n 3)"
+		return
+	fi
+	_q=$(root_line)
+	_sent=$(echo "$_q" | awk '{ print $5 }')
+	_drop=$(echo "$_q" | awk '{ print $6 }')
+	_ok=$(pgsum pkts-sofar)
+	_err=$(pgsum errors)
+	_top=$(cls_get "$(class_stats "$DEV")" 1:1 pkts)
+	_dir=$(tc_a qdisc show dev "$DEV" | sed -n 's/.*direct_packets_stat \([0-9]*\).*/\1/p' | head -n 1)
+	_good=0
+	[ $((_sent + _drop)) -eq $((_ok + _err)) ] && [ $((_top + _dir)) -eq "$_sent" ] && _good=1
+	if [ $_good = 1 ]; then
+		ok "$1: every packet counted once (sent $_sent + dropped $_drop = pktgen's accepted $_ok + refused $_err; 1:1 $_top + direct $_dir)"
+	else
+		fail "$1: every packet counted once" \
+			"qdisc sent $_sent dropped $_drop; pktgen accepted $_ok refused $_err; 1:1 sent $_top, direct $_dir"
+	fi
+}
+
+# ---- a ceiling shared by the queues, and counts ----
+
+for n in ${HTBX_MQ_QUEUES:-2 4 8}; do
+	mkdev "$n" || { fail "dummy with $n TX queues"; continue; }
+	if ! tc_a qdisc add dev "$DEV" root handle 1: htbx default 10 mq ||
+	   ! tc_a class add dev "$DEV" parent 1: classid 1:1 htbx $TOP ||
+	   ! tc_a class add dev "$DEV" parent 1:1 classid 1:10 htbx rate 5mbit ceil 40mbit burst 15k cburst 15k ||
+	   ! tc_a qdisc add dev "$DEV" parent 1:10 handle 10: pfifo limit $LIMIT; then
+		fail "$n queues: tree"
+		continue
+	fi
+	pgsetup 5001 5001
+	pgstart
+	rates "${HTBX_MQ_SECS:-3}"
+	pgstop
+	top=$(rate_get "$R" 1:1)
+	near "$n queues: 1:1 ceil 40mbit shared by the queues" "$top" 40 "$CEIL_LO" "$CEIL_HI"
+	cls=$(class_stats "$DEV")
+	all=$(cls_get "$cls" 1:10 pkts)
+	l0=$(leaf0_pkts 1:10)
+	frac=$(awk -v a="${l0:-0}" -v b="${all:-0}" 'BEGIN { printf "%.3f", b ? a / b : 1 }')
+	if awk -v f="$frac" -v n="$n" 'BEGIN { hi = 3 / n; if (hi > 0.8) hi = 0.8
+		exit !(f > 1 / (4 * n) && f < hi) }'; then
+		ok "$n queues: the packets were spread (queue 0 carried $frac of 1:10's)"
+	else
+		fail "$n queues: the packets were spread" "queue 0 carried $frac of 1:10's ($l0 of $all)"
+	fi
+	drained_counts "$n queues"
+	tc_a qdisc del dev "$DEV" root
+done
+
+# ---- guarantees and prio across queues (4 queues) ----
+
+mkdev 4
+# tree A-OPTS B-OPTS: 1:1 40mbit, 1:10 (dport 5001) and 1:20 (5002).
+# shellcheck disable=SC2086
+tree() {
+	tc_a qdisc replace dev "$DEV" root handle 1: htbx default 0 mq &&
+	tc_a class add dev "$DEV" parent 1: classid 1:1 htbx $TOP &&
+	tc_a class add dev "$DEV" parent 1:1 classid 1:10 htbx $1 burst 15k cburst 15k &&
+	tc_a class add dev "$DEV" parent 1:1 classid 1:20 htbx $2 burst 15k cburst 15k &&
+	tc_a filter add dev "$DEV" parent 1: protocol ip prio 1 u32 \
+		match ip dport 5001 0xffff flowid 1:10 &&
+	tc_a filter add dev "$DEV" parent 1: protocol ip prio 1 u32 \
+		match ip dport 5002 0xffff flowid 1:20 &&
+	tc_a qdisc add dev "$DEV" parent 1:10 handle 10: pfifo limit $LIMIT &&
+	tc_a qdisc add dev "$DEV" parent 1:20 handle 20: pfifo limit $LIMIT
+}
+
+if tree "rate 10mbit ceil 40mbit" "rate 30mbit ceil 40mbit"; then
+	pgsetup 5001 5002
+	pgstart
+	rates 3
+	pgstop
+	near "guarantees: 1:10 rate 10 of 40 (flows on 4 queues)" "$(rate_get "$R" 1:10)" 10 "$SHARE_LO" "$SHARE_HI"
+	near "guarantees: 1:20 rate 30 of 40" "$(rate_get "$R" 1:20)" 30 "$SHARE_LO" "$SHARE_HI"
+	drained_counts "guarantees"
+else
+	fail "guarantees: tree"
+fi
+
+if tc_a qdisc del dev "$DEV" root &&
+   tree "rate 5mbit ceil 40mbit prio 0" "rate 5mbit ceil 40mbit prio 1"; then
+	pgsetup 5001 5002
+	pgstart
+	rates 3
+	pgstop
+	a=$(rate_get "$R" 1:10) b=$(rate_get "$R" 1:20)
+	# A queue gives a parent's excess to the lowest prio that has packets
+	# on it (design/multiqueue.md): across queues that is not exact, 1:10
+	# 30-33 and 1:20 6-10 of the exact 35 and 5 (issue 11, open). Held to
+	# what is true: prio 0 gets most of the excess, 1:20 at least its
+	# rate, the two the ceiling.
+	if awk -v a="$a" -v b="$b" -v l="$CEIL_LO" 'BEGIN {
+		exit !(a > 25 && b < 15 && b > 5 * 0.98 && a + b >= 40 * (1 - l / 100) && a + b < 40.4) }'; then
+		ok "prio: prio 0 takes most of the excess (1:10 $a, 1:20 $b; exact: 35 and 5)"
+	else
+		fail "prio: prio 0 takes most of the excess" "1:10 $a, 1:20 $b (exact: 35 and 5)"
+	fi
+else
+	fail "prio: tree"
+fi
+
+# ---- leaves: every kind copied to every queue, under traffic ----
+
+tc_a qdisc del dev "$DEV" root
+tree "rate 10mbit ceil 40mbit" "rate 30mbit ceil 40mbit"
+pgsetup 5001 5002
+pgstart
+for leaf in "pfifo limit 100" "bfifo limit 100000" "fq_codel flows 64 limit 500" \
+	    "sfq perturb 10" "fq" "cake bandwidth 100mbit" "codel" "pie" \
+	    "tbf rate 20mbit burst 20k latency 50ms" "netem delay 1ms"; do
+	kind=${leaf%% *}
+	case $kind in
+	pfifo|bfifo) ;;		# built in
+	*) if ! load_qdisc_mod "sch_$kind"; then
+		skip "leaves: $kind on 1:10, copied to 4 queues" "no sch_$kind: $LOAD_ERR"
+		continue
+	   fi ;;
+	esac
+	tc_a qdisc del dev "$DEV" parent 1:10 2>/dev/null
+	if false; then
+		skip "leaves: $kind on 1:10, copied to 4 queues" "no sch_$kind: $LOAD_ERR"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	if ! err=$(tc_a qdisc replace dev "$DEV" parent 1:10 handle 10: $leaf 2>&1); then
+		fail "leaves: $kind on 1:10, copied to 4 queues" "$err"
+		continue
+	fi
+	rates 1
+	top=$(rate_get "$R" 1:1)
+	a=$(rate_get "$R" 1:10)
+	# 1:10 at least near its rate (tbf's own 20mbit and netem pass it)
+	if awk -v t="$top" -v a="$a" 'BEGIN { exit !(t <= 40 * 1.02 && t > 20 && a > 10 * 0.9) }'; then
+		ok "leaves: $kind on 1:10, copied to 4 queues (1:1 $top mbit, ceil 40; 1:10 $a, rate 10)"
+	else
+		fail "leaves: $kind on 1:10, copied to 4 queues" "1:1 $top mbit (ceil 40), 1:10 $a (rate 10)"
+	fi
+done
+# red's dump lacks its init's table (TCA_RED_STAB): it cannot be copied
+if load_qdisc_mod sch_red; then
+	tc_a qdisc del dev "$DEV" parent 1:10 2>/dev/null
+	if err=$(tc_a qdisc add dev "$DEV" parent 1:10 handle 10: red limit 400000 \
+		min 30000 max 90000 avpkt 1000 burst 55 bandwidth 40mbit 2>&1); then
+		fail "leaves: red in mq mode is refused" "it was taken"
+	else
+		ok "leaves: red in mq mode is refused ($err)"
+	fi
+fi
+pgstop
+drained_counts "leaves"
+
+# ---- configuration changes under traffic ----
+
+tc_a qdisc del dev "$DEV" root
+tree "rate 10mbit ceil 40mbit" "rate 30mbit ceil 40mbit"
+tc_a qdisc del dev "$DEV" parent 1:10
+pgstart
+churn_ok=1
+for i in 1 2 3; do
+	tc_a class change dev "$DEV" parent 1:1 classid 1:10 htbx rate "${i}mbit" ceil 20mbit || churn_ok=0
+	tc_a class add dev "$DEV" parent 1:20 classid 1:21 htbx rate 1mbit || churn_ok=0
+	tc_a qdisc add dev "$DEV" parent 1:21 handle 21: fq_codel || churn_ok=0
+	tc_a class add dev "$DEV" parent 1:1 classid "1:3$i" htbx rate 1mbit || churn_ok=0
+	tc_a qdisc add dev "$DEV" parent 1:10 handle 10: sfq || churn_ok=0
+	tc_a class del dev "$DEV" classid 1:21 || churn_ok=0
+	tc_a qdisc change dev "$DEV" root htbx r2q 5 || churn_ok=0
+	tc_a qdisc del dev "$DEV" parent 1:10 handle 10: || churn_ok=0
+done
+[ "$churn_ok" = 1 ] && ok "changes under traffic: 24 class and leaf changes taken" ||
+	fail "changes under traffic: every change taken"
+rates 1
+top=$(rate_get "$R" 1:1)
+near "changes under traffic: 1:1 still at its ceil" "$top" 40 "$CEIL_LO" 3
+pgstop
+drained_counts "changes under traffic"
+pgstart
+replaced=1
+tc_a qdisc replace dev "$DEV" root handle 1: htbx default 10 mq || replaced=0
+tc_a qdisc replace dev "$DEV" root handle 2: htbx default 10 mq || replaced=0
+tc_a qdisc replace dev "$DEV" root handle 3: htbx default 10 || replaced=0
+tc_a qdisc replace dev "$DEV" root handle 4: htbx default 10 mq || replaced=0
+tc_a class add dev "$DEV" parent 4: classid 4:10 htbx rate 20mbit || replaced=0
+tc_a qdisc replace dev "$DEV" root mq || replaced=0
+tc_a qdisc replace dev "$DEV" root handle 5: htbx default 10 mq || replaced=0
+[ "$replaced" = 1 ] && ok "changes under traffic: the root replaced by mq htbx, htbx, mq and back" ||
+	fail "changes under traffic: the root replaced by mq htbx, htbx, mq and back"
+pgstop
+
+# ---- netlink: mq where it cannot be ----
+
+# refused NAME REGEX CMD...: tc fails with a message matching REGEX.
+refused() {
+	_n=$1 _re=$2
+	shift 2
+	if _e=$(tc_a "$@" 2>&1); then
+		fail "netlink: $_n is refused" "it was taken"
+	elif printf '%s' "$_e" | grep -Eq -- "$_re"; then
+		ok "netlink: $_n is refused ($(printf '%s' "$_e" | head -n 1))"
+	else
+		fail "netlink: $_n is refused with a message" "$_e"
+	fi
+}
+tc_a qdisc del dev "$DEV" root
+in_a "$IP" link add mq1 type dummy
+in_a "$IP" link set mq1 up
+refused "mq on a device with one TX queue" "one TX queue" \
+	qdisc add dev mq1 root handle 1: htbx mq
+tc_a qdisc add dev "$DEV" root handle 1: htbx default 10
+refused "mq asked for by a change" "when the qdisc is made" \
+	qdisc change dev "$DEV" root htbx mq
+tc_a class add dev "$DEV" parent 1: classid 1:10 htbx rate 10mbit
+refused "mq below the root" "only the root" \
+	qdisc add dev "$DEV" parent 1:10 handle 10: htbx mq
+# past tc, which has no mq class option
+if _e=$(in_a "$HTBX_TOP/tools/bin/htbx-nl" class change dev "$DEV" parent 1: \
+	classid 1:10 u64:RATE=1250000 flag:20 2>&1); then
+	fail "netlink: mq on a class is refused" "it was taken: $_e"
+elif printf '%s' "$_e" | grep -q "qdisc option, not a class option"; then
+	ok "netlink: mq on a class is refused ($_e)"
+else
+	fail "netlink: mq on a class is refused with a message" "$_e"
+fi
+tc_a qdisc del dev "$DEV" root
+tc_a qdisc add dev "$DEV" root handle 1: htbx mq
+tc_a class add dev "$DEV" parent 1: classid 1:10 htbx rate 10mbit
+refused "a class rate estimator in mq mode" "estimators .* mq mode" \
+	class change dev "$DEV" parent 1: classid 1:10 estimator 1s 8s htbx rate 10mbit
+qd=$(tc_a qdisc show dev "$DEV" | head -n 1)
+if printf '%s' "$qd" | grep -q ' mq$'; then
+	ok "netlink: tc shows mq after the refusals ($qd)"
+else
+	fail "netlink: tc shows mq" "$qd"
+fi
+tc_a qdisc del dev "$DEV" root
+in_a "$IP" link del mq1
+
+# ---- fuzz, mq roots on 4-queue devices ----
+
+FUZZ=$HTBX_TOP/tools/bin/htbx-fuzz
+if [ "${HTBX_ICOUNT:-0}" = 1 ]; then
+	:	# the fuzz runs in suite-mq-smp.sh (it costs icount minutes)
+elif [ -x "$FUZZ" ]; then
+	out=$("$FUZZ" -q 4 -s "${HTBX_FUZZ_SEED:-1}" -n "${HTBX_MQ_FUZZ_OPS:-3000}" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep '^#' | tail -n 3
+	if [ $rc -eq 0 ]; then
+		ok "fuzz -q 4: $(printf '%s\n' "$out" | grep -c '^ok') invariant checks held"
+	else
+		fail "fuzz -q 4: invariants held" "$(printf '%s\n' "$out" | grep -v '^ok' | tail -n 5)"
+	fi
+else
+	fail "fuzz -q 4" "missing: $FUZZ (make tools)"
+fi
+
+netns_cleanup
+if modprobe -r sch_htbx; then
+	ok "sch_htbx unloads after mq mode"
+else
+	fail "sch_htbx unloads after mq mode" "$(lsmod | grep sch_htbx)"
+fi
+exit 0
