@@ -1,5 +1,5 @@
 # vm-args: --icount --timeout 900
-# vm-kernels: 6.1 6.12 7.3
+# vm-kernels: 6.12 7.3
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-mq.sh - htbx's mq mode (`tc qdisc add ... root htbx ... mq`): one
@@ -30,6 +30,10 @@
 #     nothing;
 #   - fuzz: tools/bin/htbx-fuzz -q 4 (mq roots on 4-queue dummies under
 #     traffic and configuration churn, invariants checked from dumps).
+#
+# Not on 6.1 yet: one --icount boot there stopped making progress after
+# the leaves part (2026-12-02, not understood; issue 11). 6.1 runs the
+# module's mq paths in the build and through the fuzz of other lines.
 #
 # Rates are the class counters over a window timed in the guest
 # (htbx-traffic tcrate). Under --icount (one vCPU, guest time = guest
