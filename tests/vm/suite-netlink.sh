@@ -140,15 +140,15 @@ Q="qdisc change dev $DEV root handle 1:"
 R=u64:RATE=125000
 
 # --- malformed attributes -----------------------------------------------------
-bad "unknown attribute 99" 'unknown htbx attribute \(known: 2\.\.19\)' $C u32:99=1
-bad "unknown attribute 99 on the qdisc" 'unknown htbx attribute \(known: 2\.\.19\)' $Q u32:99=1
+bad "unknown attribute 99" 'unknown htbx attribute \(known: 2\.\.20\)' $C u32:99=1
+bad "unknown attribute 99 on the qdisc" 'unknown htbx attribute \(known: 2\.\.20\)' $Q u32:99=1
 # a wrong length is named as such, not answered with the value range
 bad "truncated rate (2 bytes)" 'invalid rate: attribute length must be 8 bytes' $C raw:RATE=0102
 bad "u32 where rate wants u64" 'invalid rate: attribute length must be 8 bytes' $C u32:RATE=125000
 bad "truncated prio (1 byte)" 'invalid prio: attribute length must be 4 bytes' $C raw:PRIO=01
 bad "u64 where overhead wants s32" 'invalid overhead: attribute length must be 4 bytes' $C u64:OVERHEAD=0
 bad "trailing bytes after the last attribute" 'malformed|truncated' --trail 0102 $C $R
-bad "attribute type 0" 'unknown htbx attribute \(known: 2\.\.19\)' $C u32:0=1
+bad "attribute type 0" 'unknown htbx attribute \(known: 2\.\.20\)' $C u32:0=1
 bad "read-only level on a class" 'level' $C u32:LEVEL=0
 bad "read-only version on the qdisc" 'version' $Q u32:VERSION=1
 bad "read-only direct_packets_stat on the qdisc" 'direct_packets_stat' $Q u64:DIRECT_PKTS=0
@@ -203,7 +203,7 @@ N="qdisc add dev $DEV parent 1:10 handle 2:"
 bad "new child qdisc with a truncated r2q" 'invalid r2q: attribute length' $N raw:R2Q=01
 bad "new child qdisc with offload" 'offload' $N flag:OFFLOAD
 bad "new child qdisc with a class attribute" 'rate is a class option' $N $R
-bad "new child qdisc with unknown attribute 42" 'unknown htbx attribute \(known: 2\.\.19\)' $N u32:42=0
+bad "new child qdisc with unknown attribute 42" 'unknown htbx attribute \(known: 2\.\.20\)' $N u32:42=0
 bad "root replace with a truncated direct_qlen" 'invalid direct_qlen: attribute length' \
 	qdisc replace dev $DEV root handle 1: raw:DIRECT_QLEN=0102
 
