@@ -11,7 +11,8 @@
 #
 #   - a ceiling shared by the queues: 1:1 rate = ceil 40mbit, everything
 #     below it: 40 within 1 % on 2, 4 and 8 queues; queue 0's copy of the
-#     leaf carried about 1/N of the packets (so they were spread);
+#     leaf carried some but not all of the packets (so more than one
+#     queue shared the ceiling);
 #   - no packet lost or charged twice: after a drain, what the qdisc sent
 #     is what pktgen had accepted, what it dropped is what pktgen saw
 #     refused, and the top class sent every packet once;
@@ -227,11 +228,14 @@ for n in ${HTBX_MQ_QUEUES:-2 4 8}; do
 	all=$(cls_get "$cls" 1:10 pkts)
 	l0=$(leaf0_pkts 1:10)
 	frac=$(awk -v a="${l0:-0}" -v b="${all:-0}" 'BEGIN { printf "%.3f", b ? a / b : 1 }')
-	if awk -v f="$frac" -v n="$n" 'BEGIN { hi = 3 / n; if (hi > 0.8) hi = 0.8
-		exit !(f > 1 / (4 * n) && f < hi) }'; then
-		ok "$n queues: the packets were spread (queue 0 carried $frac of 1:10's)"
+	# Queue 0 carried some and not all: the ceiling was shared by more
+	# than one queue. How evenly depends on the kernel's choice of queue
+	# (7.3 put 2 % of a 4-queue run on queue 0, 6.12 about 1/N), not on
+	# htbx.
+	if awk -v f="$frac" 'BEGIN { exit !(f > 0.005 && f < 0.95) }'; then
+		ok "$n queues: more than one queue carried the packets (queue 0 carried $frac of 1:10's)"
 	else
-		fail "$n queues: the packets were spread" "queue 0 carried $frac of 1:10's ($l0 of $all)"
+		fail "$n queues: more than one queue carried the packets" "queue 0 carried $frac of 1:10's ($l0 of $all)"
 	fi
 	drained_counts "$n queues"
 	tc_a qdisc del dev "$DEV" root
