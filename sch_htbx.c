@@ -616,37 +616,34 @@ static int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 	p = htbx_part(cl, t->idx);
 	if (unlikely(p->txq)) {
-		/* mq: a leaf that drops others to take this one (fq_codel,
-		 * sfq, ...) reports it to the htbx qdisc, not to @sch
-		 */
 		qlen0 = p->leaf->q.qlen;
 		backlog0 = p->leaf->qstats.backlog;
-		ret = qdisc_enqueue(skb, p->leaf, to_free);
+	}
+	ret = qdisc_enqueue(skb, p->leaf, to_free);
+	if (unlikely(p->txq)) {
+		/* mq: a leaf that drops others to take this one (fq_codel,
+		 * sfq, ...) reports it to the htbx qdisc, not to @sch; the
+		 * queue's qdisc follows the leaf (this packet included)
+		 */
 		htbx_mq_follow(p, qlen0, backlog0);
 		/* queued packets it dropped (the new one is counted below) */
 		drops = (ret == NET_XMIT_SUCCESS) - (s32)(p->leaf->q.qlen - qlen0);
 		if (unlikely(drops > 0))
 			sch->qstats.drops += drops;
-		if (unlikely(ret != NET_XMIT_SUCCESS)) {
-			if (net_xmit_drop_count(ret)) {
-				qdisc_qstats_drop(sch);
-				p->drops++;
-			}
-			if (!p->leaf->q.qlen)
-				htbx_core_deactivate(&t->core, &p->cls);
-			return ret;
-		}
-		if (p->leaf->q.qlen)
-			htbx_core_activate(&t->core, &p->cls);
-		return NET_XMIT_SUCCESS;
+		if (!p->leaf->q.qlen)
+			htbx_core_deactivate(&t->core, &p->cls);
 	}
-	ret = qdisc_enqueue(skb, p->leaf, to_free);
 	if (unlikely(ret != NET_XMIT_SUCCESS)) {
 		if (net_xmit_drop_count(ret)) {
 			qdisc_qstats_drop(sch);
 			p->drops++;
 		}
 		return ret;
+	}
+	if (unlikely(p->txq)) {
+		if (p->leaf->q.qlen)
+			htbx_core_activate(&t->core, &p->cls);
+		return NET_XMIT_SUCCESS;
 	}
 	htbx_core_activate(&t->core, &p->cls);
 out:
@@ -1256,10 +1253,6 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 		cfg.quantum = cl->p.cls.cfg.quantum;
 		adj &= ~BIT(HTBX_ADJ_QUANTUM);
 	}
-	if (rate_est && q->mq) {
-		NL_SET_ERR_MSG_MOD(extack, "rate estimators on classes are not supported in mq mode");
-		return -EOPNOTSUPP;
-	}
 	if (rate_est) {
 		err = gen_replace_estimator(&cl->p.bstats, NULL, &cl->rate_est,
 					    NULL, htbx_stats_running(sch),
@@ -1307,10 +1300,6 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	err = htbx_class_place(sch, classid, parentid, &parent, extack);
 	if (err)
 		return err;
-	if (rate_est && q->mq) {
-		NL_SET_ERR_MSG_MOD(extack, "rate estimators on classes are not supported in mq mode");
-		return -EOPNOTSUPP;
-	}
 	memset(&params, 0, sizeof(params));
 	htbx_params_apply(&params, tb, &adj, &w);
 	htbx_derive(&params, q->r2q, &cfg, &adj);
@@ -1414,12 +1403,18 @@ static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 			     struct netlink_ext_ack *extack)
 {
 	struct htbx_class *cl = (struct htbx_class *)*arg;
+	struct htbx_sched *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_HTBX_MAX + 1];
 	int err;
 
 	err = htbx_class_opts(tca[TCA_OPTIONS], tb, !cl, extack);
 	if (err)
 		return err;
+	if (tca[TCA_RATE] && q->mq) {
+		/* the parts' counters are summed only for a dump */
+		NL_SET_ERR_MSG_MOD(extack, "rate estimators on classes are not supported in mq mode");
+		return -EOPNOTSUPP;
+	}
 	if (cl)
 		return htbx_class_change(sch, cl, tb, tca[TCA_RATE], extack);
 	return htbx_class_create(sch, classid, parentid, tb, tca[TCA_RATE],
