@@ -9,10 +9,14 @@
  * charging a packet twice or losing it: every byte the qdisc counted as
  * sent must show up exactly once in tx_bytes here.
  *
- * One device, busy0, exists while the module is loaded. Like dummy it has
- * no ARP and a random MAC; give it an address and a static route to make
- * local traffic go through it. Pushed-back calls are counted in the
- * read-only parameter busy_returns.
+ * One device, busy0, exists while the module is loaded, with `queues` TX
+ * queues (1 to HTBX_BUSY_MAXQ); each queue counts its own calls, so every
+ * queue pushes back every busy_every-th packet it is given. Like dummy it
+ * has no ARP and a random MAC; give it an address and a static route to
+ * make local traffic go through it. Pushed-back calls are counted in the
+ * read-only parameter busy_returns, and per queue in busy_queue (one
+ * number per queue, comma-separated); tx packets and bytes are kept per
+ * queue, under that queue's tx lock, and summed for ip -s link.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -24,6 +28,37 @@
 static unsigned int busy_every = 4;
 module_param(busy_every, uint, 0644);
 MODULE_PARM_DESC(busy_every, "return NETDEV_TX_BUSY on every Nth transmit (0: never)");
+
+#define HTBX_BUSY_MAXQ	16
+
+static unsigned int queues = 1;
+module_param(queues, uint, 0444);
+MODULE_PARM_DESC(queues, "TX queues of busy0 (1 .. 16)");
+
+/* written under each queue's tx lock, read after traffic stopped */
+static unsigned long busy_queue[HTBX_BUSY_MAXQ];
+
+/*
+ * Not module_param_array: trixie's pahole segfaults making the
+ * BTF of a module that has one (measured 2026-12-03).
+ */
+static int htbx_busydev_get_queues(char *buf, const struct kernel_param *kp)
+{
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < queues; i++)
+		n += sysfs_emit_at(buf, n, "%s%lu", i ? "," : "",
+				   READ_ONCE(busy_queue[i]));
+	n += sysfs_emit_at(buf, n, "\n");
+	return n;
+}
+
+static const struct kernel_param_ops htbx_busydev_queue_ops = {
+	.get = htbx_busydev_get_queues,
+};
+module_param_cb(busy_queue, &htbx_busydev_queue_ops, NULL, 0444);
+MODULE_PARM_DESC(busy_queue, "transmits answered with NETDEV_TX_BUSY, per TX queue");
 
 static atomic_long_t busy_returns = ATOMIC_LONG_INIT(0);
 static unsigned long busy_returns_read;
@@ -42,28 +77,50 @@ MODULE_PARM_DESC(busy_returns, "transmits answered with NETDEV_TX_BUSY");
 
 static struct net_device *htbx_busydev;
 
+struct htbx_busydev_txq {
+	unsigned int	calls;		/* all three under the queue's tx lock */
+	u64		packets;
+	u64		bytes;
+};
+
 struct htbx_busydev_priv {
-	unsigned int	calls;		/* under the tx lock */
+	struct htbx_busydev_txq	txq[HTBX_BUSY_MAXQ];
 };
 
 static netdev_tx_t htbx_busydev_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct htbx_busydev_priv *priv = netdev_priv(dev);
+	unsigned int qi = skb_get_queue_mapping(skb);
 	unsigned int every = READ_ONCE(busy_every);
+	struct htbx_busydev_txq *t = &priv->txq[qi];
 
-	if (every && ++priv->calls >= every) {
-		priv->calls = 0;
+	if (every && ++t->calls >= every) {
+		t->calls = 0;
+		WRITE_ONCE(busy_queue[qi], busy_queue[qi] + 1);
 		atomic_long_inc(&busy_returns);
 		return NETDEV_TX_BUSY;	/* the skb stays the stack's */
 	}
-	dev->stats.tx_packets++;
-	dev->stats.tx_bytes += skb->len;
+	WRITE_ONCE(t->packets, t->packets + 1);
+	WRITE_ONCE(t->bytes, t->bytes + skb->len);
 	dev_kfree_skb_any(skb);
 	return NETDEV_TX_OK;
 }
 
+static void htbx_busydev_stats(struct net_device *dev,
+			       struct rtnl_link_stats64 *stats)
+{
+	struct htbx_busydev_priv *priv = netdev_priv(dev);
+	unsigned int i;
+
+	for (i = 0; i < dev->real_num_tx_queues; i++) {
+		stats->tx_packets += READ_ONCE(priv->txq[i].packets);
+		stats->tx_bytes += READ_ONCE(priv->txq[i].bytes);
+	}
+}
+
 static const struct net_device_ops htbx_busydev_ops = {
 	.ndo_start_xmit		= htbx_busydev_xmit,
+	.ndo_get_stats64	= htbx_busydev_stats,
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_set_mac_address	= eth_mac_addr,
 };
@@ -84,8 +141,10 @@ static int __init htbx_busydev_init(void)
 	struct net_device *dev;
 	int err;
 
-	dev = alloc_netdev(sizeof(struct htbx_busydev_priv), "busy%d",
-			   NET_NAME_ENUM, htbx_busydev_setup);
+	if (!queues || queues > HTBX_BUSY_MAXQ)
+		return -EINVAL;
+	dev = alloc_netdev_mqs(sizeof(struct htbx_busydev_priv), "busy%d",
+			       NET_NAME_ENUM, htbx_busydev_setup, queues, 1);
 	if (!dev)
 		return -ENOMEM;
 	err = register_netdev(dev);

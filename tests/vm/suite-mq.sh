@@ -16,6 +16,10 @@
 #   - no packet lost or charged twice: after a drain, what the qdisc sent
 #     is what pktgen had accepted, what it dropped is what pktgen saw
 #     refused, and the top class sent every packet once;
+#   - requeues on every queue: htbx_busydev with 4 queues pushes back
+#     every 5th transmit of each (NETDEV_TX_BUSY): every queue requeued,
+#     one requeue counted per push-back, the device's tx bytes = the
+#     qdisc's = the classes' (nothing lost or charged twice);
 #   - guarantees: 1:10 rate 10 and 1:20 rate 30 (ceil 40) under 1:1 40,
 #     both saturated on every queue: 10 and 30 within 2 %;
 #   - prio: 1:10 prio 0 and 1:20 prio 1, rate 5 each, ceil 40: most of
@@ -228,11 +232,12 @@ for n in ${HTBX_MQ_QUEUES:-2 4 8}; do
 	all=$(cls_get "$cls" 1:10 pkts)
 	l0=$(leaf0_pkts 1:10)
 	frac=$(awk -v a="${l0:-0}" -v b="${all:-0}" 'BEGIN { printf "%.3f", b ? a / b : 1 }')
-	# Queue 0 carried some and not all: the ceiling was shared by more
-	# than one queue. How evenly depends on the kernel's choice of queue
-	# (7.3 put 2 % of a 4-queue run on queue 0, 6.12 about 1/N), not on
-	# htbx.
-	if awk -v f="$frac" 'BEGIN { exit !(f > 0.005 && f < 0.95) }'; then
+	# Queue 0 carried some and the others at least 50 packets: the
+	# ceiling was shared by more than one queue. How evenly depends on
+	# the kernel's choice of queue, not on htbx: 7.3 put 2 % of a 4-queue
+	# run on queue 0, and 99.6 % of a 2-queue run (2026-12-03: its flow
+	# hash sent the unmarked packets to queue 0 too); 6.12 about 1/N.
+	if awk -v a="${l0:-0}" -v b="${all:-0}" 'BEGIN { exit !(a > 0 && b - a >= 50) }'; then
 		ok "$n queues: more than one queue carried the packets (queue 0 carried $frac of 1:10's)"
 	else
 		fail "$n queues: more than one queue carried the packets" "queue 0 carried $frac of 1:10's ($l0 of $all)"
@@ -240,6 +245,76 @@ for n in ${HTBX_MQ_QUEUES:-2 4 8}; do
 	drained_counts "$n queues"
 	tc_a qdisc del dev "$DEV" root
 done
+
+# ---- requeues on every queue: a driver that pushes back ----
+#
+# htbx_busydev (tests/modules) with 4 TX queues answers every 5th
+# transmit on each queue NETDEV_TX_BUSY: the stack puts the packet back
+# on that queue's qdisc (dev_requeue_skb) and sends it again later,
+# without dequeuing it from htbx a second time. Exact means: every queue
+# pushed back, the qdisc counted one requeue per push-back, and what the
+# device sent is, to the byte, what the qdisc and the classes say they
+# sent (a packet charged twice or lost would show as a difference).
+
+requeues() {
+	if ! modprobe htbx_busydev busy_every=5 queues=4; then
+		fail "requeues: htbx_busydev with 4 TX queues loads"
+		return
+	fi
+	if ! "$IP" link set busy0 netns "$NS_A" ||
+	   ! in_a "$IP" link set busy0 up ||
+	   ! in_a "$IP" addr add 198.19.0.1/24 dev busy0; then
+		fail "requeues: busy0 up in $NS_A"
+		rmmod htbx_busydev
+		return
+	fi
+	_saved=$DEV
+	DEV=busy0 NQ=4
+	if tc_a qdisc add dev "$DEV" root handle 1: htbx default 10 mq &&
+	   tc_a class add dev "$DEV" parent 1: classid 1:1 htbx $TOP &&
+	   tc_a class add dev "$DEV" parent 1:1 classid 1:10 htbx rate 5mbit ceil 40mbit burst 15k cburst 15k &&
+	   tc_a qdisc add dev "$DEV" parent 1:10 handle 10: pfifo limit $LIMIT; then
+		pgsetup 5001 5001
+		pgstart
+		rates 2
+		pgstop
+		near "requeues: 1:1 ceil 40mbit with a driver pushing back on 4 queues" \
+			"$(rate_get "$R" 1:1)" 40 "$CEIL_LO" "$CEIL_HI"
+		drained_counts "requeues"
+		_pq=$(cat /sys/module/htbx_busydev/parameters/busy_queue)
+		_busy=$(cat /sys/module/htbx_busydev/parameters/busy_returns)
+		_rq=$(tc_a -s qdisc show dev "$DEV" | awk '$4 == "root" { r = 1 }
+			r && /requeues/ { sub(/.*requeues /, ""); sub(/[^0-9].*/, ""); print; exit }')
+		if printf '%s\n' "$_pq" | awk -F, 'NF != 4 { exit 1 } { for (i = 1; i <= NF; i++) if ($i + 0 < 1) exit 1 }'; then
+			ok "requeues: every queue pushed back (per queue: $_pq)"
+		else
+			fail "requeues: every queue pushed back" "per queue: $_pq"
+		fi
+		if [ -n "$_rq" ] && [ "$_rq" -eq "$_busy" ]; then
+			ok "requeues: the qdisc counted one requeue per push-back ($_rq)"
+		else
+			fail "requeues: one requeue per push-back" "qdisc requeues ${_rq:-none}, driver push-backs $_busy"
+		fi
+		# /proc/net/dev: the netns's own (its /sys is the init netns's)
+		_tx=$(in_a awk '{ sub(/:/, " ") } $1 == "busy0" { print $10; exit }' /proc/net/dev)
+		_qb=$(root_line | awk '{ print $4 }')
+		_cls=$(class_stats "$DEV")
+		_b1=$(cls_get "$_cls" 1:1 bytes)
+		_b10=$(cls_get "$_cls" 1:10 bytes)
+		if [ "${_tx:-0}" -gt 0 ] && [ "$_tx" = "$_qb" ] && [ "$_tx" = "$_b1" ] && [ "$_tx" = "$_b10" ]; then
+			ok "requeues: device tx = qdisc sent = 1:1 = 1:10 = $_tx bytes"
+		else
+			fail "requeues: device tx = qdisc sent = class bytes" \
+				"device $_tx, qdisc $_qb, 1:1 $_b1, 1:10 $_b10"
+		fi
+	else
+		fail "requeues: tree on busy0"
+	fi
+	tc_a qdisc del dev "$DEV" root 2>/dev/null
+	DEV=$_saved
+	rmmod htbx_busydev	# unregisters busy0, in whichever netns
+}
+requeues
 
 # ---- guarantees and prio across queues (4 queues) ----
 
