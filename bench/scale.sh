@@ -76,7 +76,6 @@ reps=$2 secs=$3
 dev=pg0
 PG=/proc/net/pktgen
 NCPU=$(grep -c ^processor /proc/cpuinfo)
-TC=tc
 # cake_mq needs a tc that knows it (iproute2 7.0 on): sid's, when staged.
 CAKE_TC=
 if modprobe sch_cake 2>/dev/null && grep -q 'cake_mq' /proc/kallsyms &&
@@ -121,7 +120,7 @@ threads()
 	done
 }
 
-# pktgen's accepted packets, summed over the threads of the last threads.
+# pktgen's accepted packets, summed over the devices threads made.
 accepted()
 {
 	cat "$PG/$dev"@* 2>/dev/null |
@@ -136,6 +135,9 @@ root_bytes()
 
 # now_ns: CLOCK_MONOTONIC in ns (the guest's date has no %N).
 now_ns() { sed -n 's/^now at \([0-9]*\) nsecs.*/\1/p' /proc/timer_list | head -n 1; }
+
+# median: the median of the numbers on stdin, one a line ("-": none).
+median() { sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "-" }'; }
 
 # measure K: PPS, the pps of K sending CPUs over $secs after a second,
 # and BPS, the root qdisc's bits per second over the same window.
@@ -225,16 +227,14 @@ echo
 for kind in $kinds; do
 	printf '%-9s' "$kind"
 	for k in $counts; do
-		printf ' %10s' "$(awk -v n="$kind" -v k="$k" '$1 == n && $3 == k { print $4 }' $R |
-			sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "-" }')"
+		printf ' %10s' "$(awk -v n="$kind" -v k="$k" '$1 == n && $3 == k { print $4 }' $R | median)"
 	done
 	for k in $counts; do
 		[ "$k" = 1 ] && continue
 		printf ' %8s' "$(awk -v n="$kind" -v k="$k" '
 			$1 == n && $3 == 1 { one[$2] = $4 }
 			$1 == n && $3 == k { m[$2] = $4 }
-			END { for (r in m) if (one[r] > 0) printf "%.4f\n", m[r] / one[r] }' $R |
-			sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.3f", v[int((NR + 1) / 2)]; else print "-" }')"
+			END { for (r in m) if (one[r] > 0) printf "%.3f\n", m[r] / one[r] }' $R | median)"
 	done
 	echo
 done
@@ -243,9 +243,8 @@ sed 's/^/#   /' $R
 
 # The shared ceiling: 3/4 of htbx-mq's median all-CPU pps, as 60-byte
 # packets: more than one CPU sends alone, less than all send together.
-one=$(awk -v k="$NCPU" '$1 == "htbx-mq" && $3 == k { print $4 }' $R | sort -n |
-	awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }')
-if [ "${one:-0}" -gt 0 ]; then
+one=$(awk -v k="$NCPU" '$1 == "htbx-mq" && $3 == k { print $4 }' $R | median)
+if [ "$one" != - ] && [ "$one" -gt 0 ]; then
 	ceil=$((one * 3 / 4 * 480))
 	echo "# shared ceiling: ceil ${ceil}bit (3/4 of htbx-mq's $NCPU-CPU pps), $NCPU sending CPUs"
 	printf '%-9s %12s %8s %10s\n' qdisc sent_bit/s x_ceil pps

@@ -138,6 +138,11 @@ bg_in_ns() {
 ns_txpkts() {
 	in_ns "$1" awk -v d="$2" '{ sub(/:/, " ") } $1 == d { print $11; exit }' /proc/net/dev
 }
+
+# ns_txbytes NS DEV: bytes DEV in NS has sent (as ns_txpkts).
+ns_txbytes() {
+	in_ns "$1" awk -v d="$2" '{ sub(/:/, " ") } $1 == d { print $10; exit }' /proc/net/dev
+}
 in_a() { in_ns "$NS_A" "$@"; }
 in_b() { in_ns "$NS_B" "$@"; }
 tc_a() { in_a "$TC" "$@"; }

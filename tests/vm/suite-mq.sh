@@ -295,8 +295,7 @@ requeues() {
 		else
 			fail "requeues: one requeue per push-back" "qdisc requeues ${_rq:-none}, driver push-backs $_busy"
 		fi
-		# /proc/net/dev: the netns's own (its /sys is the init netns's)
-		_tx=$(in_a awk '{ sub(/:/, " ") } $1 == "busy0" { print $10; exit }' /proc/net/dev)
+		_tx=$(ns_txbytes "$NS_A" busy0)
 		_qb=$(root_line | awk '{ print $4 }')
 		_cls=$(class_stats "$DEV")
 		_b1=$(cls_get "$_cls" 1:1 bytes)
