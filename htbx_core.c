@@ -318,6 +318,29 @@ static void htbx_row_del(struct htbx_core *q, struct htbx_cls *cl,
 }
 
 /*
+ * mq: make the shared bucket's demand counts say what this node's
+ * prio_activity says (inner classes only: a leaf's prios are its own
+ * business). Called wherever an inner node's activity changes.
+ */
+static void htbx_publish(struct htbx_cls *cl)
+{
+	unsigned long want, diff;
+	int prio;
+
+	if (likely(!cl->sh))
+		return;
+	want = cl->level ? cl->prio_activity : 0;
+	for (diff = want ^ cl->published; diff; diff &= diff - 1) {
+		prio = __ffs(diff);
+		if (want & BIT(prio))
+			atomic_inc(&cl->sh->demand[prio]);
+		else
+			atomic_dec(&cl->sh->demand[prio]);
+	}
+	cl->published = want;
+}
+
+/*
  * Make cl's active prios visible: a borrowing class joins its parent's
  * feeds (the parent becomes active for the prios it was not active for
  * yet, and so on up), the first class that can send joins the row.
@@ -337,6 +360,7 @@ static void htbx_activate_prios(struct htbx_core *q,
 			htbx_ring_add(&p->feed[prio], cl, prio);
 		}
 		p->prio_activity |= m;
+		htbx_publish(p);
 		cl = p;
 		p = cl->parent;
 	}
@@ -362,6 +386,7 @@ static void htbx_deactivate_prios(struct htbx_core *q,
 		}
 		m = gone;
 		p->prio_activity &= ~m;
+		htbx_publish(p);
 		cl = p;
 		p = cl->parent;
 	}
@@ -435,6 +460,7 @@ static void htbx_cls_rest(struct htbx_cls *cl, u64 now)
 	int i;
 
 	cl->prio_activity = 0;
+	htbx_publish(cl);
 	for (i = 0; i < HTBX_CORE_NUMPRIO; i++) {
 		INIT_LIST_HEAD(&cl->ring_node[i]);
 		htbx_ring_init(&cl->feed[i]);
@@ -462,6 +488,7 @@ void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg)
 	htbx_cls_apply(cl, cfg);
 	cl->parent = NULL;
 	cl->sh = NULL;
+	cl->published = 0;
 	cl->level = 0;
 	cl->children = 0;
 	htbx_cls_rest(cl, 0);
@@ -775,6 +802,33 @@ static bool htbx_path_stale(struct htbx_core *q, struct htbx_cls **path,
 }
 
 /*
+ * mq: may this queue lend @x's excess at @prio now? Not while another
+ * queue has children of x borrowing at a lower prio (single-queue HTB
+ * would serve those first) and x has at most half its burst unspent: a
+ * lower prio that is taking x's tokens keeps them below that, one that
+ * is not (a leaf holding packets back, a queue the driver stopped) lets
+ * them pile up, and then this queue takes what is above half. An
+ * outranked queue polls when the tokens could reach half (*@at).
+ */
+static bool htbx_outranked(const struct htbx_cls *x, int prio, u64 now,
+			   u64 *at)
+{
+	s64 wait = x->buffer / 2 - x->tokens;
+	int p;
+
+	if (wait <= 0)
+		return false;
+	for (p = 0; p < prio; p++) {
+		if (atomic_read(&x->sh->demand[p]) >
+		    !!(x->published & BIT(p))) {
+			*at = now + max_t(s64, wait, 1000);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * Serve row[level][prio]: the leaf at the end of the head path, by DRR.
  * A leaf may change the rings while it dequeues (see htbx_core.h), so
  * after the call nothing looked up before it is trusted.
@@ -785,9 +839,10 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 	struct htbx_cls *path[HTBX_CORE_MAXDEPTH];
 	struct htbx_cls *leaf, *start = NULL;
 	int depth, tries = 0;
+	u32 len, skipped = 0;
 	void *pkt;
+	u64 at;
 	s64 d;
-	u32 len;
 
 	for (;;) {
 		depth = htbx_lookup_leaf(q, level, prio, path);
@@ -798,6 +853,16 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 		    htbx_path_stale(q, path, depth, now)) {
 			if (tries++ >= HTBX_MAX_TRIES)
 				return NULL;
+			continue;
+		}
+		if (unlikely(path[0]->sh) && level && prio &&
+		    htbx_outranked(path[0], prio, now, &at)) {
+			if (!q->poll || at < q->poll)
+				q->poll = at;
+			/* the next member of the row, once round */
+			if (++skipped >= q->row[level][prio].n)
+				return NULL;
+			htbx_rotate(q, level, prio, path, 1);
 			continue;
 		}
 		if (unlikely(!htbx_leaf_qlen(leaf))) {
@@ -869,6 +934,7 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 	}
 
 	q->stale = false;
+	q->poll = 0;
 	for (level = 0; level < HTBX_CORE_MAXDEPTH; level++) {
 		/* lowest prio first; a tree may empty the rest of the mask */
 		while ((m = q->row_mask[level] & ~tried)) {
@@ -897,6 +963,8 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 		q->next_event = now;
 	else
 		q->next_event = q->events ? q->events->key : 0;
+	if (unlikely(q->poll) && (!q->next_event || q->poll < q->next_event))
+		q->next_event = q->poll;
 	return NULL;
 }
 
@@ -922,6 +990,7 @@ void htbx_core_reset(struct htbx_core *q)
 	}
 	q->events = NULL;
 	q->next_event = 0;
+	q->poll = 0;
 }
 
 void htbx_core_init(struct htbx_core *q)

@@ -56,6 +56,14 @@ struct htbx_cls;
 struct htbx_bucket {
 	atomic64_t		rate;	/* ns, s64 */
 	atomic64_t		ceil;
+	/*
+	 * Inner class: for each prio, how many queues have children
+	 * borrowing from it at that prio (its node's prio_activity, as
+	 * published). Changed when a node's activity changes, never per
+	 * packet; zero when the bucket is made (kzalloc), kept by
+	 * htbx_bucket_fill.
+	 */
+	atomic_t		demand[HTBX_CORE_NUMPRIO];
 };
 
 /* One DRR ring: the active members of a row or a feed for one prio. */
@@ -100,6 +108,7 @@ struct htbx_cls {
 
 	/* activity: prios with a backlogged leaf at or below this class */
 	u8			prio_activity;
+	u8			published;	/* mq: prios counted in sh->demand */
 	struct list_head	ring_node[HTBX_CORE_NUMPRIO]; /* in a row or parent feed */
 	struct htbx_ring	feed[HTBX_CORE_NUMPRIO];	/* inner: borrowing children */
 	s32			deficit[HTBX_CORE_MAXDEPTH];	/* leaf: DRR, per level */
@@ -122,6 +131,7 @@ struct htbx_core {
 	u8			row_mask[HTBX_CORE_MAXDEPTH];	/* prios with members */
 	struct htbx_pq_node	*events;	/* heap root: earliest key */
 	u64			next_event;	/* see htbx_core_dequeue */
+	u64			poll;		/* mq: outranked, look again then */
 	u64			overlimits;	/* sum of the classes' overlimits */
 	u64			budget_hits;	/* event budget exhausted */
 	bool			stale;		/* mq: a mode changed mid-dequeue */
@@ -196,6 +206,11 @@ void htbx_cls_sent(struct htbx_cls *cl, const void *pkt);
  * In mq mode each TX queue has its own htbx_core, under its own lock; a
  * class has a node in each, all pointing at one htbx_bucket. Only the
  * bucket words are shared between queues, and only through atomics.
+ * An inner class's node publishes the prios its children borrow at; a
+ * queue lends the class's excess at prio p only while no other queue
+ * asks at a lower prio, or while the class has more than half its burst
+ * unspent (the lower prio is not taking it), and polls otherwise
+ * (design/multiqueue.md, "Published prios").
  */
 void htbx_core_init(struct htbx_core *q);
 void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg);

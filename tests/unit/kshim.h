@@ -68,6 +68,26 @@ static inline bool atomic64_try_cmpxchg(atomic64_t *v, s64 *old, s64 new)
 					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
+/* atomic_t, as the kernel's (the buckets' published demand counts). */
+typedef struct {
+	int counter;
+} atomic_t;
+
+static inline int atomic_read(const atomic_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_inc(atomic_t *v)
+{
+	__atomic_fetch_add(&v->counter, 1, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_dec(atomic_t *v)
+{
+	__atomic_fetch_sub(&v->counter, 1, __ATOMIC_RELAXED);
+}
+
 /* Index of the lowest set bit; undefined for 0, as in the kernel. */
 static inline unsigned long __ffs(unsigned long w)
 {
