@@ -1,18 +1,17 @@
 # vm-args: --icount --timeout 900
-# vm-kernels: 6.12 7.3
+# vm-kernels: 6.1 6.12 7.3
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-mq.sh - htbx's mq mode (`tc qdisc add ... root htbx ... mq`): one
 # scheduler per TX queue, one class tree for all, the classes' buckets
 # shared (design/multiqueue.md). A dummy device with 2, 4 and 8 TX
 # queues, in a netns of its own; pktgen (queue_xmit, one thread per vCPU,
-# random UDP source ports, so the stack's hash spreads the packets over
-# every queue) offers far more than the tree passes.
+# one pktgen device per queue, steered to it by a clsact filter, so every
+# queue is fed the same) offers far more than the tree passes.
 #
 #   - a ceiling shared by the queues: 1:1 rate = ceil 40mbit, everything
 #     below it: 40 within 1 % on 2, 4 and 8 queues; queue 0's copy of the
-#     leaf carried some but not all of the packets (so more than one
-#     queue shared the ceiling);
+#     leaf carried 0.5/N .. 2/N of the packets (every queue took part);
 #   - no packet lost or charged twice: after a drain, what the qdisc sent
 #     is what pktgen had accepted, what it dropped is what pktgen saw
 #     refused, and the top class sent every packet once;
@@ -22,11 +21,15 @@
 #     qdisc's = the classes' (nothing lost or charged twice);
 #   - guarantees: 1:10 rate 10 and 1:20 rate 30 (ceil 40) under 1:1 40,
 #     both saturated on every queue: 10 and 30 within 2 %;
-#   - prio: 1:10 prio 0 and 1:20 prio 1, rate 5 each, ceil 40: most of
-#     the excess goes to prio 0 (not all of it, as it would on one queue:
-#     see the check);
+#   - prio: 1:10 prio 0 and 1:20 prio 1, rate 5 each, ceil 40, both on
+#     every queue, and 1:10 on queue 0 only: the excess goes to prio 0,
+#     35 within 2 %, 1:20 5 and at most 2 % of the ceiling more;
 #   - leaves: every kind grafted on 1:10 (copied to every queue) under
-#     traffic, the ceiling still holds and the counts still add up;
+#     traffic, the ceiling still holds and the counts still add up (cake
+#     with flow isolation: its default triple-isolate gives each of the
+#     8192 flows of one host pair 1/1024 of a quantum, and a full cake
+#     then burns the icount CPU in its dequeue; mainline htb with that
+#     leaf passed 0.7-3 mbit of 40 over 10 s windows, 2026-12-03);
 #   - changes under traffic: rates changed, classes added and deleted,
 #     leaves replaced, the root replaced by itself, by single-queue htbx
 #     and by mq, while pktgen runs;
@@ -35,10 +38,6 @@
 #     nothing;
 #   - fuzz: tools/bin/htbx-fuzz -q 4 (mq roots on 4-queue dummies under
 #     traffic and configuration churn, invariants checked from dumps).
-#
-# Not on 6.1 yet: one --icount boot there stopped making progress after
-# the leaves part (2026-12-02, not understood; issue 11). 6.1 runs the
-# module's mq paths in the build and through the fuzz of other lines.
 #
 # Rates are the class counters over a window timed in the guest
 # (htbx-traffic tcrate). Under --icount (one vCPU, guest time = guest
@@ -104,35 +103,55 @@ pgset() {
 		echo "# pktgen $1: '$2' refused"
 }
 
-# pgsetup LO HI: one pktgen device per thread (one thread per vCPU),
-# 1000-byte (icount: 1400) UDP to a random destination port LO..HI (pktgen draws from
-# [min, max)), from a random source port, on a random TX queue: pktgen
-# marks each packet with a random queue mapping k in 0..NQ-1, which the
-# stack takes as a recorded queue (k > 0: queue k - 1; 0 leaves the
-# choice to the flow hash, which alone did not spread an icount boot's
-# packets over 2 queues).
+# pgsetup LO HI: pktgen feeds every TX queue evenly: one pktgen device
+# per queue q ($DEV@q, on thread q mod vCPUs), 1000-byte (icount: 1400)
+# UDP to a random destination port LO..HI (pktgen draws from [min, max)),
+# from a random source port in q's block of 1024 (1024 (q + 1) ..), and
+# a clsact egress filter per block sets the packet's queue to q (skbedit
+# queue_mapping: the stack then uses it as is). pktgen's own queue
+# mapping cannot: the stack takes a mapping k > 0 as a recorded receive
+# queue (queue k - 1) and 0 as "hash the flow", so the last queue got
+# only what the hash gave it. A thread with several devices sends from
+# the one whose next packet is due first; "delay 1" (ns) makes a flood
+# take them in turn instead of sending from the first one only.
+# pgsetup LO HI uneven: queue 0 sends to LO only, with half of the
+# packets; the other queues to HI only, sharing the other half.
 pgsetup() {
+	tc_a qdisc del dev "$DEV" clsact 2>/dev/null
+	if ! tc_a qdisc add dev "$DEV" clsact; then
+		echo "# clsact on $DEV refused: the queues are fed by the flow hash"
+	fi
 	_t=0
-	PG_DEVS=
 	while [ $_t -lt "$NCPU" ]; do
-		_d=$DEV@$_t
 		pgset "kpktgend_$_t" rem_device_all
-		pgset "kpktgend_$_t" "add_device $_d"
+		_t=$((_t + 1))
+	done
+	PG_DEVS=
+	_q=0
+	while [ $_q -lt "$NQ" ]; do
+		_d=$DEV@$_q _sp=$((1024 * (_q + 1)))
+		tc_a filter add dev "$DEV" egress protocol ip prio 1 u32 \
+			match ip sport $_sp 0xfc00 action skbedit queue_mapping $_q ||
+			echo "# egress filter for queue $_q refused"
+		pgset "kpktgend_$((_q % NCPU))" "add_device $_d"
 		# icount: 100 mbit in all, 1400-byte packets (8929 pps: pktgen
 		# sleeps between them only for gaps of 100 us and more, and a
 		# busy wait would cost icount time)
-		_delay=0 _size=1000
-		[ "${HTBX_ICOUNT:-0}" = 1 ] && _delay=$((1000000000 / (8929 / NCPU))) _size=1400
+		_delay=1 _size=1000 _lo=$1 _hi=$2 _pps=$((8929 / NQ))
+		if [ "$3" = uneven ]; then
+			_pps=$((8929 / 2 / (NQ - 1)))
+			[ $_q = 0 ] && _pps=$((8929 / 2)) _hi=$1 || _lo=$2
+		fi
+		[ "${HTBX_ICOUNT:-0}" = 1 ] && _delay=$((1000000000 / _pps)) _size=1400
 		for _c in "count 0" "pkt_size $_size" "delay $_delay" "burst 1" \
 			  "xmit_mode queue_xmit" "dst 198.19.0.2" \
-			  "dst_mac 02:00:00:00:00:02" "udp_src_min 9" \
-			  "udp_src_max 4000" "flag UDPSRC_RND" "flag UDPDST_RND" \
-			  "queue_map_min 0" "queue_map_max $((NQ - 1))" "flag QUEUE_MAP_RND" \
-			  "udp_dst_min $1" "udp_dst_max $(($2 + ($2 > $1)))"; do
+			  "dst_mac 02:00:00:00:00:02" "udp_src_min $_sp" \
+			  "udp_src_max $((_sp + 1024))" "flag UDPSRC_RND" "flag UDPDST_RND" \
+			  "udp_dst_min $_lo" "udp_dst_max $((_hi + (_hi > _lo)))"; do
 			pgset "$_d" "$_c"
 		done
 		PG_DEVS="$PG_DEVS $_d"
-		_t=$((_t + 1))
+		_q=$((_q + 1))
 	done
 }
 
@@ -143,8 +162,28 @@ pgstart() {
 	wait_until 10 root_sent_some
 }
 
+pg_gone() { ! kill -0 "$PG_PID" 2>/dev/null; }
+
+# pgstop: pktgen stopped, its start command returned (it waits for every
+# device to stop); a start that does not return is a failure, with where
+# it and the pktgen threads are, not a hang of the suite.
 pgstop() {
 	pgset pgctrl stop
+	if ! wait_until 20 pg_gone; then
+		fail "pktgen stops" "start still waiting after 20 s: $(cat /proc/"$PG_PID"/stack 2>&1 | head -n 8 | tr '\n' ' ')"
+		for _c in /proc/[0-9]*/comm; do
+			case $(cat "$_c" 2>/dev/null) in kpktgend*)
+				echo "# $(cat "$_c") ${_c%/comm}: $(tr '\n' ' ' <"${_c%/comm}/stack")" ;;
+			esac
+		done
+		_a=$(pgsum pkts-sofar)
+		sleep 1
+		echo "# pktgen sent $_a, 1 s later $(pgsum pkts-sofar)"
+		for _d in $PG_DEVS; do
+			echo "# $_d: $(in_a cat "$PG/$_d" | tr '\n' ' ' | cut -c1-600)"
+		done
+		kill "$PG_PID" 2>/dev/null
+	fi
 	wait "$PG_PID" 2>/dev/null
 	HTBX_PIDS=$(echo " $HTBX_PIDS " | sed "s/ $PG_PID / /")
 }
@@ -232,15 +271,17 @@ for n in ${HTBX_MQ_QUEUES:-2 4 8}; do
 	all=$(cls_get "$cls" 1:10 pkts)
 	l0=$(leaf0_pkts 1:10)
 	frac=$(awk -v a="${l0:-0}" -v b="${all:-0}" 'BEGIN { printf "%.3f", b ? a / b : 1 }')
-	# Queue 0 carried some and the others at least 50 packets: the
-	# ceiling was shared by more than one queue. How evenly depends on
-	# the kernel's choice of queue, not on htbx: 7.3 put 2 % of a 4-queue
-	# run on queue 0, and 99.6 % of a 2-queue run (2026-12-03: its flow
-	# hash sent the unmarked packets to queue 0 too); 6.12 about 1/N.
-	if awk -v a="${l0:-0}" -v b="${all:-0}" 'BEGIN { exit !(a > 0 && b - a >= 50) }'; then
-		ok "$n queues: more than one queue carried the packets (queue 0 carried $frac of 1:10's)"
+	# Every queue is fed the same (pgsetup): queue 0 carried a fair part
+	# of the ceiling, between half and twice 1/N. Which
+	# queue takes the shared tokens is first come, first served, so not
+	# 1/N exactly (2026-12-03, icount: 0.36-0.44 on 2 queues, 0.31-0.33
+	# on 4 and once 0.43, 0.12-0.20 on 8). Only queue 0's copy of the leaf is shown.
+	if awk -v a="${l0:-0}" -v b="${all:-0}" -v n="$n" 'BEGIN {
+		exit !(b > 0 && a / b >= 0.5 / n && a / b <= 2 / n) }'; then
+		ok "$n queues: queue 0 carried its part of the ceiling ($frac of 1:10's packets, 1/N = $(awk -v n="$n" 'BEGIN { printf "%.3f", 1 / n }'))"
 	else
-		fail "$n queues: more than one queue carried the packets" "queue 0 carried $frac of 1:10's ($l0 of $all)"
+		fail "$n queues: queue 0 carried its part of the ceiling" \
+			"$frac of 1:10's packets ($l0 of $all), want 0.5/N .. 2/N of N = $n"
 	fi
 	drained_counts "$n queues"
 	tc_a qdisc del dev "$DEV" root
@@ -345,27 +386,36 @@ else
 	fail "guarantees: tree"
 fi
 
-if tc_a qdisc del dev "$DEV" root &&
-   tree "rate 5mbit ceil 40mbit prio 0" "rate 5mbit ceil 40mbit prio 1"; then
-	pgsetup 5001 5002
+# prio FEED: 1:10 prio 0 and 1:20 prio 1 fed by pgsetup's FEED ("" every
+# queue both classes; uneven: 1:10 on queue 0 only, 1:20 on the others).
+# A queue lends a parent's excess at prio 1 only while no other queue
+# asks for it at prio 0, or while the parent has more than half its
+# burst unspent (design/multiqueue.md, published prios): 1:10 gets its
+# rate and all of the excess, within the share bound; 1:20 its rate and
+# at most 2 % of the ceiling more. Before published prios: 30-33 and
+# 6-10 fed by the flow hash; 31.9-34.9 and 5.1-8.1 fed evenly.
+prio() {
+	if ! tc_a qdisc del dev "$DEV" root ||
+	   ! tree "rate 5mbit ceil 40mbit prio 0" "rate 5mbit ceil 40mbit prio 1"; then
+		fail "prio ($1): tree"
+		return
+	fi
+	pgsetup 5001 5002 "$2"
 	pgstart
 	rates 3
 	pgstop
 	a=$(rate_get "$R" 1:10) b=$(rate_get "$R" 1:20)
-	# A queue gives a parent's excess to the lowest prio that has packets
-	# on it (design/multiqueue.md): across queues that is not exact, 1:10
-	# 30-33 and 1:20 6-10 of the exact 35 and 5 (issue 11, open). Held to
-	# what is true: prio 0 gets most of the excess, 1:20 at least its
-	# rate, the two the ceiling.
-	if awk -v a="$a" -v b="$b" -v l="$CEIL_LO" 'BEGIN {
-		exit !(a > 25 && b < 15 && b > 5 * 0.98 && a + b >= 40 * (1 - l / 100) && a + b < 40.4) }'; then
-		ok "prio: prio 0 takes most of the excess (1:10 $a, 1:20 $b; exact: 35 and 5)"
+	if awk -v a="$a" -v b="$b" -v l="$SHARE_LO" -v h="$SHARE_HI" 'BEGIN {
+		exit !(a >= 35 * (1 - l / 100) && a <= 35 * (1 + h / 100) &&
+		       b >= 5 * 0.98 && b <= 5 + 40 * 0.02) }'; then
+		ok "prio ($1): prio 0 takes the excess (1:10 $a of 35, 1:20 $b of 5)"
 	else
-		fail "prio: prio 0 takes most of the excess" "1:10 $a, 1:20 $b (exact: 35 and 5)"
+		fail "prio ($1): prio 0 takes the excess" "1:10 $a (want 35 -$SHARE_LO % .. +$SHARE_HI %), 1:20 $b (want 4.9 .. 5.8)"
 	fi
-else
-	fail "prio: tree"
-fi
+	drained_counts "prio ($1)"
+}
+prio "both classes on every queue" ""
+prio "prio 0 on queue 0 only" uneven
 
 # ---- leaves: every kind copied to every queue, under traffic ----
 
@@ -374,7 +424,7 @@ tree "rate 10mbit ceil 40mbit" "rate 30mbit ceil 40mbit"
 pgsetup 5001 5002
 pgstart
 for leaf in "pfifo limit 100" "bfifo limit 100000" "fq_codel flows 64 limit 500" \
-	    "sfq perturb 10" "fq" "cake bandwidth 100mbit" "codel" "pie" \
+	    "sfq perturb 10" "fq" "cake bandwidth 100mbit besteffort flows" "codel" "pie" \
 	    "tbf rate 20mbit burst 20k latency 50ms" "netem delay 1ms"; do
 	kind=${leaf%% *}
 	case $kind in
