@@ -13,6 +13,8 @@
 #     20, 3 s at 50, so that one skb is under 1 % of it;
 #   - class packets = qdisc packets at the end (GSO segments, as the qdisc
 #     counts them), the qdisc drained.
+#   - mq: four TCP flows, one per TX queue of a 4-queue veth, through one
+#     20 mbit class under an mq root: 20 within 2 %, counts, every queue.
 # First, the same flow through a class at 10gbit: what TCP reaches in this
 # guest at all. A rate the guest cannot carry (ceiling < rate + 5 %) is a
 # counted skip that says so, not a pass.
@@ -107,6 +109,92 @@ for r in 5 20 50; do
 		fail "$line, drained $d_htbx" "$(tc_a -s qdisc show dev "$DEV")"
 	fi
 done
+
+# --- mq: four TCP flows on four TX queues, one class ------------------------
+#
+# A second veth pair with 4 TX queues; the flows (ports 5101-5104) are put
+# on queues 0-3 by a clsact filter (skbedit queue_mapping), so that every
+# queue carries one. One class 1:10 rate = ceil 20 mbit under an mq root:
+# the four flows together get 20 within 2 %, queue 0's copy of the leaf
+# took part, class packets = qdisc packets (GSO segments), drained.
+
+tcp_mq() {
+	local r ports q rates pkts qd l0 skb0 skbs segs
+	MQA=veth-mqa MQB=veth-mqb
+	if ! echo_cmd "$IP" -n "$NS_A" link add "$MQA" numtxqueues 4 numrxqueues 4 type veth \
+		peer name "$MQB" numtxqueues 4 numrxqueues 4 netns "$NS_B" ||
+	   ! in_a "$IP" addr add 198.18.1.1/24 dev "$MQA" ||
+	   ! in_b "$IP" addr add 198.18.1.2/24 dev "$MQB" ||
+	   ! in_a "$IP" link set "$MQA" up txqueuelen 1000 || ! in_b "$IP" link set "$MQB" up; then
+		fail "tcp mq: a veth pair with 4 TX queues"
+		return
+	fi
+	in_a "$IP" neigh replace 198.18.1.2 dev "$MQA" nud permanent \
+		lladdr "$(in_ns_sys "$NS_B" cat "/sys/class/net/$MQB/address")"
+	in_b "$IP" neigh replace 198.18.1.1 dev "$MQB" nud permanent \
+		lladdr "$(in_ns_sys "$NS_A" cat "/sys/class/net/$MQA/address")"
+	if ! tc_a qdisc add dev "$MQA" root handle 1: htbx default 10 mq ||
+	   ! tc_a class add dev "$MQA" parent 1: classid 1:10 htbx rate 20mbit ceil 20mbit burst 15k cburst 15k ||
+	   ! tc_a qdisc add dev "$MQA" parent 1:10 handle 10: fq_codel ||
+	   ! tc_a qdisc add dev "$MQA" clsact; then
+		fail "tcp mq: htbx mq root, 1:10 20mbit, fq_codel, clsact"
+		return
+	fi
+	ports=
+	for q in 0 1 2 3; do
+		tc_a filter add dev "$MQA" egress protocol ip prio 1 u32 \
+			match ip dport $((5101 + q)) 0xffff action skbedit queue_mapping $q ||
+			echo "# tcp mq: filter for queue $q refused"
+		ports="$ports $((5101 + q))"
+	done
+	skb0=$(ns_txpkts "$NS_A" "$MQA")
+	# shellcheck disable=SC2086
+	bg_in_ns "$NS_B" "$HTBX_TRAFFIC" recv --tcp -t 300 -w 0 $ports \
+		>/dev/null 2>"$SC_TMP/recv.err"
+	r=$BG_PID
+	HTBX_PIDS="$HTBX_PIDS $r"
+	wait_until 10 port_listening "$NS_B" 5104 tcp ||
+		echo "# tcp mq: receiver not listening on 5104"
+	# shellcheck disable=SC2086
+	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" send -d 198.18.1.2 --tcp -s 65507 -t 5.5 $ports \
+		>"$SC_TMP/send.out" 2>&1
+	s=$BG_PID
+	HTBX_PIDS="$HTBX_PIDS $s"
+	rates=$(in_a "$HTBX_TRAFFIC" tcrate -i "$MQA" -t 4 -w 1)
+	wait "$s"
+	kill "$r" 2>/dev/null
+	wait "$r" 2>/dev/null
+	HTBX_PIDS=$(echo " $HTBX_PIDS " | sed "s/ $r / /; s/ $s / /")
+	near_r=$(rate_get "$rates" 1:10)
+	if awk -v a="$near_r" 'BEGIN { exit !(a >= 20 * 0.98 && a <= 20 * 1.02) }'; then
+		ok "tcp mq: four flows on four queues share 1:10's 20mbit: $near_r mbit (2 %)"
+	else
+		fail "tcp mq: four flows on four queues share 1:10's 20mbit" "$near_r mbit; $(cat "$SC_TMP/send.out")"
+	fi
+	wait_until 20 tc_drained "$MQA"
+	pkts=$(cls_get "$(class_stats "$MQA")" 1:10 pkts)
+	qd=$(qdisc_stats "$MQA" | awk '$3 == "root" { print $5 }')
+	l0=$(qdisc_stats "$MQA" | awk '$3 == "1:10" { print $5; exit }')
+	skbs=$(($(ns_txpkts "$NS_A" "$MQA") - skb0))
+	segs=$(awk -v p="$qd" -v s="$skbs" 'BEGIN { printf "%.2f", s ? p / s : 0 }')
+	if [ "${pkts:-0}" -gt 0 ] && [ "$pkts" = "$qd" ] && tc_drained "$MQA"; then
+		ok "tcp mq: class packets = qdisc packets ($pkts, $segs segments per skb), drained"
+	else
+		fail "tcp mq: class packets = qdisc packets, drained" "class ${pkts:-none}, qdisc ${qd:-none}; $(tc_a -s qdisc show dev "$MQA" | head -n 4)"
+	fi
+	# Queue 0's flow sent, but not a quarter: one leaf (fq_codel) on one
+	# queue would share 1:10 among the four flows; across queues the
+	# queues race for 1:10's tokens, first come, first served (quantum
+	# across queues is not built): 0.073 of the packets, 2026-12-03, 6.12.
+	if [ "${l0:-0}" -gt 0 ] && [ "${l0:-0}" -lt "${pkts:-0}" ]; then
+		ok "tcp mq: queue 0's flow took part ($l0 of $pkts packets; one fq_codel for all four: a quarter)"
+	else
+		fail "tcp mq: queue 0's flow took part" "$l0 of $pkts packets"
+	fi
+	tc_a qdisc del dev "$MQA" root
+	in_a "$IP" link del "$MQA"
+}
+tcp_mq
 
 sc_tc qdisc del dev "$DEV" root 2>/dev/null
 sc_fini
