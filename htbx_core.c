@@ -318,17 +318,30 @@ static void htbx_row_del(struct htbx_core *q, struct htbx_cls *cl,
 }
 
 /*
- * mq: make the shared bucket's demand counts say what this node's
- * prio_activity says (inner classes only: a leaf's prios are its own
- * business). Called wherever an inner node's activity changes.
+ * mq: make the shared bucket's counts say what this node's prio_activity
+ * says: active or not (every class), and at which prios its children
+ * borrow (inner classes only: a leaf's prio is its own business). Called
+ * wherever a node's activity changes.
  */
 static void htbx_publish(struct htbx_cls *cl)
 {
+	bool active = cl->prio_activity;
 	unsigned long want, diff;
 	int prio;
 
 	if (likely(!cl->sh))
 		return;
+	if (active != cl->pub_active) {
+		if (active) {
+			/* no credit for the time it was idle */
+			cl->vfin = max_t(u64, cl->vfin,
+					 atomic64_read(&cl->sh->vsent));
+			atomic_inc(&cl->sh->nactive);
+		} else {
+			atomic_dec(&cl->sh->nactive);
+		}
+		cl->pub_active = active;
+	}
 	want = cl->level ? cl->prio_activity : 0;
 	for (diff = want ^ cl->published; diff; diff &= diff - 1) {
 		prio = __ffs(diff);
@@ -489,6 +502,8 @@ void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg)
 	cl->parent = NULL;
 	cl->sh = NULL;
 	cl->published = 0;
+	cl->pub_active = false;
+	cl->vfin = 0;
 	cl->level = 0;
 	cl->children = 0;
 	htbx_cls_rest(cl, 0);
@@ -538,6 +553,7 @@ void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
 		if (parent->prio_activity) {
 			htbx_deactivate_prios(q, parent);
 			parent->prio_activity = 0;
+			htbx_publish(parent);
 		}
 		htbx_pq_remove(q, parent);
 		htbx_forget_turns(q, parent);
@@ -568,6 +584,7 @@ void htbx_core_deactivate(struct htbx_core *q,
 		return;
 	htbx_deactivate_prios(q, cl);
 	cl->prio_activity = 0;
+	htbx_publish(cl);
 }
 
 /**
@@ -578,6 +595,7 @@ void htbx_core_activate(struct htbx_core *q, struct htbx_cls *cl)
 	if (WARN_ON_ONCE(cl->level) || cl->prio_activity)
 		return;
 	cl->prio_activity = BIT(cl->cfg.prio);
+	htbx_publish(cl);
 	htbx_activate_prios(q, cl);
 }
 
@@ -699,6 +717,31 @@ static u32 htbx_giants(const void *pkt, u32 len, u32 mtu)
 	return DIV_ROUND_UP(len, segs) > mtu ? segs : 0;
 }
 
+/*
+ * mq: leaf @x sent @len bytes on its own rate: advance the class's virtual
+ * time by len and x's node's by len times the queues x is active on, so
+ * a node that takes more than its part of x's rate runs ahead. Its lead is kept under
+ * HTBX_VLEAD bytes per active queue, and so is its lag: a queue that sent
+ * alone while the others had packets but sent none (held back by their
+ * leaves) does not owe them more than that when they start, and one that
+ * was starved and leaves does not leave the others owing it more.
+ */
+#define HTBX_VLEAD	(2 * 1514)
+
+static void htbx_vtime(struct htbx_cls *x, u64 len)
+{
+	u64 v = atomic64_add_return(len, &x->sh->vsent);
+	u64 n = max_t(int, atomic_read(&x->sh->nactive), 1);
+	u64 lim = n * HTBX_VLEAD;
+
+	/* lead and lag both bounded: see the comment above */
+	x->vfin += len * n;
+	if (x->vfin > v + lim)
+		x->vfin = v + lim;
+	else if (x->vfin + lim < v)
+		x->vfin = v - lim;
+}
+
 /* htbx_charge's step for a node @c whose buckets are shared (mq mode). */
 static void htbx_charge_shared(struct htbx_cls *c, int level, u64 wire,
 			       u64 now)
@@ -706,6 +749,8 @@ static void htbx_charge_shared(struct htbx_cls *c, int level, u64 wire,
 	if (c->level >= level) {
 		if (c->level == level)
 			c->lends++;
+		if (!c->level && !level)
+			htbx_vtime(c, wire);
 		c->tokens = htbx_bucket_charge(&c->sh->rate, now, c->buffer,
 					       htbx_xmit_ns_r(c->cfg.rate,
 							      c->rate_recip,
@@ -802,9 +847,12 @@ static bool htbx_path_stale(struct htbx_core *q, struct htbx_cls **path,
 }
 
 /*
- * mq: may this queue lend @x's excess at @prio now? Not while another
- * queue has children of x borrowing at a lower prio (single-queue HTB
- * would serve those first) and x has at most half its burst unspent: a
+ * mq: may this queue send through row member @x at @prio now? Not while
+ * x has at most half its burst unspent and either another queue has
+ * children of x borrowing at a lower prio (single-queue HTB would serve
+ * those first; x above level 0) or x is a leaf whose node on this queue
+ * is ahead of its nodes on the others (htbx_vtime: the copies of one
+ * leaf share its rate fairly). A
  * lower prio that is taking x's tokens keeps them below that, one that
  * is not (a leaf holding packets back, a queue the driver stopped) lets
  * them pile up, and then this queue takes what is above half. An
@@ -814,18 +862,21 @@ static bool htbx_outranked(const struct htbx_cls *x, int prio, u64 now,
 			   u64 *at)
 {
 	s64 wait = x->buffer / 2 - x->tokens;
-	int p;
+	int p, n;
 
 	if (wait <= 0)
 		return false;
-	for (p = 0; p < prio; p++) {
+	*at = now + max_t(s64, wait, 1000);
+	for (p = 0; p < prio && x->level; p++)
 		if (atomic_read(&x->sh->demand[p]) >
-		    !!(x->published & BIT(p))) {
-			*at = now + max_t(s64, wait, 1000);
+		    !!(x->published & BIT(p)))
 			return true;
-		}
-	}
-	return false;
+	/* a leaf ahead of its copies on other queues: let them catch up */
+	if (x->level)
+		return false;
+	n = atomic_read(&x->sh->nactive);
+	return n > 1 && x->vfin > (u64)atomic64_read(&x->sh->vsent) +
+				  (u64)n * HTBX_VLEAD / 2;
 }
 
 /*
@@ -855,7 +906,7 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 				return NULL;
 			continue;
 		}
-		if (unlikely(path[0]->sh) && level && prio &&
+		if (unlikely(path[0]->sh) &&
 		    htbx_outranked(path[0], prio, now, &at)) {
 			if (!q->poll || at < q->poll)
 				q->poll = at;

@@ -64,6 +64,14 @@ struct htbx_bucket {
 	 * htbx_bucket_fill.
 	 */
 	atomic_t		demand[HTBX_CORE_NUMPRIO];
+	/*
+	 * Fairness among the queues of one leaf class: how many of its
+	 * nodes are active, and the bytes it sent on its own rate on all
+	 * queues ("virtual time"; a node's vfin runs nactive times faster
+	 * while it sends, so a node ahead of the others is ahead of this).
+	 */
+	atomic_t		nactive;
+	atomic64_t		vsent;
 };
 
 /* One DRR ring: the active members of a row or a feed for one prio. */
@@ -109,6 +117,8 @@ struct htbx_cls {
 	/* activity: prios with a backlogged leaf at or below this class */
 	u8			prio_activity;
 	u8			published;	/* mq: prios counted in sh->demand */
+	bool			pub_active;	/* mq: counted in sh->nactive */
+	u64			vfin;		/* mq: see htbx_bucket.vsent */
 	struct list_head	ring_node[HTBX_CORE_NUMPRIO]; /* in a row or parent feed */
 	struct htbx_ring	feed[HTBX_CORE_NUMPRIO];	/* inner: borrowing children */
 	s32			deficit[HTBX_CORE_MAXDEPTH];	/* leaf: DRR, per level */
@@ -210,7 +220,11 @@ void htbx_cls_sent(struct htbx_cls *cl, const void *pkt);
  * queue lends the class's excess at prio p only while no other queue
  * asks at a lower prio, or while the class has more than half its burst
  * unspent (the lower prio is not taking it), and polls otherwise
- * (design/multiqueue.md, "Published prios").
+ * (design/multiqueue.md, "Published prios"). The same half-burst rule
+ * keeps the queues of one class fair: a queue whose node sent more than
+ * its part of the class's bytes (vsent / nactive) waits while the class
+ * is short of tokens (leaves sending on their own rate; among borrowers
+ * of one prio on different queues it is first come, first served).
  */
 void htbx_core_init(struct htbx_core *q);
 void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg);

@@ -62,6 +62,11 @@ static inline void atomic64_set(atomic64_t *v, s64 i)
 	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
 }
 
+static inline s64 atomic64_add_return(s64 i, atomic64_t *v)
+{
+	return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST);
+}
+
 static inline bool atomic64_try_cmpxchg(atomic64_t *v, s64 *old, s64 new)
 {
 	return __atomic_compare_exchange_n(&v->counter, old, new, false,
