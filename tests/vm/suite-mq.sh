@@ -11,8 +11,8 @@
 #
 #   - a ceiling shared by the queues: 1:1 rate = ceil 40mbit, everything
 #     below it: 40 within 1 % on 2, 4 and 8 queues; queue 0's copy of the
-#     leaf carried 0.25/N .. 2/N of the packets (every queue took part;
-#     not 1/N: the queues race for a class's shared tokens);
+#     leaf carried 0.5/N .. 1.5/N of the packets (the copies of a leaf
+#     share its rate equally);
 #   - no packet lost or charged twice: after a drain, what the qdisc sent
 #     is what pktgen had accepted, what it dropped is what pktgen saw
 #     refused, and the top class sent every packet once;
@@ -272,18 +272,19 @@ for n in ${HTBX_MQ_QUEUES:-2 4 8}; do
 	all=$(cls_get "$cls" 1:10 pkts)
 	l0=$(leaf0_pkts 1:10)
 	frac=$(awk -v a="${l0:-0}" -v b="${all:-0}" 'BEGIN { printf "%.3f", b ? a / b : 1 }')
-	# Every queue is fed the same (pgsetup): queue 0 took part, between a
-	# quarter and twice 1/N of the packets. Not 1/N: which queue takes a
-	# class's shared tokens is first come, first served (quantum across
-	# queues is not built, design/multiqueue.md): 2026-12-03, icount
-	# 0.36-0.44 on 2 queues, 0.28-0.43 on 4, 0.12-0.21 on 8; -smp 2
-	# flooding, 0.059 on 8. Only queue 0's copy of the leaf is shown.
+	# Every queue is fed the same (pgsetup): queue 0 carried its part,
+	# half to one and a half times 1/N (the copies of 1:10 share its
+	# rate equally; 1:1's excess goes to the queue that asks first).
+	# 2026-12-03: --icount 0.500, 0.252, 0.124 of 2, 4, 8 queues; -smp 2
+	# flooding 0.500-0.517, 0.204-0.255, 0.108-0.127 (before the copies
+	# shared: 0.36-0.44, 0.28-0.43, 0.12-0.21; 0.059 of 8 with -smp 2).
+	# Only queue 0's copy of the leaf is shown.
 	if awk -v a="${l0:-0}" -v b="${all:-0}" -v n="$n" 'BEGIN {
-		exit !(b > 0 && a / b >= 0.25 / n && a / b <= 2 / n) }'; then
-		ok "$n queues: queue 0 took part in the ceiling ($frac of 1:10's packets, 1/N = $(awk -v n="$n" 'BEGIN { printf "%.3f", 1 / n }'))"
+		exit !(b > 0 && a / b >= 0.5 / n && a / b <= 1.5 / n) }'; then
+		ok "$n queues: queue 0 carried its part of the ceiling ($frac of 1:10's packets, 1/N = $(awk -v n="$n" 'BEGIN { printf "%.3f", 1 / n }'))"
 	else
-		fail "$n queues: queue 0 took part in the ceiling" \
-			"$frac of 1:10's packets ($l0 of $all), want 0.25/N .. 2/N of N = $n"
+		fail "$n queues: queue 0 carried its part of the ceiling" \
+			"$frac of 1:10's packets ($l0 of $all), want 0.5/N .. 1.5/N of N = $n"
 	fi
 	drained_counts "$n queues"
 	tc_a qdisc del dev "$DEV" root

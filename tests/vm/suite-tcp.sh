@@ -14,7 +14,8 @@
 #   - class packets = qdisc packets at the end (GSO segments, as the qdisc
 #     counts them), the qdisc drained.
 #   - mq: four TCP flows, one per TX queue of a 4-queue veth, through one
-#     20 mbit class under an mq root: 20 within 2 %, counts, every queue.
+#     20 mbit class under an mq root: 20 within 2 %, a quarter per flow,
+#     counts.
 # First, the same flow through a class at 10gbit: what TCP reaches in this
 # guest at all. A rate the guest cannot carry (ceiling < rate + 5 %) is a
 # counted skip that says so, not a pass.
@@ -115,8 +116,8 @@ done
 # A second veth pair with 4 TX queues; the flows (ports 5101-5104) are put
 # on queues 0-3 by a clsact filter (skbedit queue_mapping), so that every
 # queue carries one. One class 1:10 rate = ceil 20 mbit under an mq root:
-# the four flows together get 20 within 2 %, queue 0's copy of the leaf
-# took part, class packets = qdisc packets (GSO segments), drained.
+# the four flows together get 20 within 2 %, queue 0's flow a quarter of
+# it, class packets = qdisc packets (GSO segments), drained.
 
 tcp_mq() {
 	local r ports q rates pkts qd l0 skb0 skbs segs
@@ -182,14 +183,15 @@ tcp_mq() {
 	else
 		fail "tcp mq: class packets = qdisc packets, drained" "class ${pkts:-none}, qdisc ${qd:-none}; $(tc_a -s qdisc show dev "$MQA" | head -n 4)"
 	fi
-	# Queue 0's flow sent, but not a quarter: one leaf (fq_codel) on one
-	# queue would share 1:10 among the four flows; across queues the
-	# queues race for 1:10's tokens, first come, first served (quantum
-	# across queues is not built): 0.073 of the packets, 2026-12-03, 6.12.
-	if [ "${l0:-0}" -gt 0 ] && [ "${l0:-0}" -lt "${pkts:-0}" ]; then
-		ok "tcp mq: queue 0's flow took part ($l0 of $pkts packets; one fq_codel for all four: a quarter)"
+	# The copies of 1:10 on the four queues share its rate equally, as
+	# one fq_codel would share it among the four flows: queue 0's flow
+	# a quarter, held to 1/8 .. 3/8 (2026-12-03: 0.238, 0.246, 0.272 on
+	# 6.1, 6.12, 7.3; 0.073 before the copies shared, the queues racing
+	# for 1:10's tokens).
+	if awk -v a="${l0:-0}" -v b="${pkts:-0}" 'BEGIN { exit !(b > 0 && a / b >= 1 / 8 && a / b <= 3 / 8) }'; then
+		ok "tcp mq: queue 0's flow took its quarter ($l0 of $pkts packets)"
 	else
-		fail "tcp mq: queue 0's flow took part" "$l0 of $pkts packets"
+		fail "tcp mq: queue 0's flow took its quarter" "$l0 of $pkts packets (want 1/8 .. 3/8)"
 	fi
 	tc_a qdisc del dev "$MQA" root
 	in_a "$IP" link del "$MQA"
