@@ -113,8 +113,11 @@ pgset() {
 # mapping cannot: the stack takes a mapping k > 0 as a recorded receive
 # queue (queue k - 1) and 0 as "hash the flow", so the last queue got
 # only what the hash gave it. A thread with several devices sends from
-# the one whose next packet is due first; "delay 1" (ns) makes a flood
-# take them in turn instead of sending from the first one only.
+# the one whose next packet is due first. A flood paces each device at
+# 10 us (100k pps, more than this guest sends): with delay 0 the thread
+# would send from its first device only, and with 1 ns a device started
+# a millisecond later would wait a million packets for its turn (on the
+# debug kernel two of four queues got nothing).
 # pgsetup LO HI uneven: queue 0 sends to LO only, with half of the
 # packets; the other queues to HI only, sharing the other half.
 pgsetup() {
@@ -138,7 +141,7 @@ pgsetup() {
 		# icount: 100 mbit in all, 1400-byte packets (8929 pps: pktgen
 		# sleeps between them only for gaps of 100 us and more, and a
 		# busy wait would cost icount time)
-		_delay=1 _size=1000 _lo=$1 _hi=$2 _pps=$((8929 / NQ))
+		_delay=10000 _size=1000 _lo=$1 _hi=$2 _pps=$((8929 / NQ))
 		if [ "$3" = uneven ]; then
 			_pps=$((8929 / 2 / (NQ - 1)))
 			[ $_q = 0 ] && _pps=$((8929 / 2)) _hi=$1 || _lo=$2
