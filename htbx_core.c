@@ -720,11 +720,12 @@ static u32 htbx_giants(const void *pkt, u32 len, u32 mtu)
 /*
  * mq: leaf @x sent @len bytes on its own rate: advance the class's virtual
  * time by len and x's node's by len times the queues x is active on, so
- * a node that takes more than its part of x's rate runs ahead. Its lead is kept under
- * HTBX_VLEAD bytes per active queue, and so is its lag: a queue that sent
- * alone while the others had packets but sent none (held back by their
- * leaves) does not owe them more than that when they start, and one that
- * was starved and leaves does not leave the others owing it more.
+ * a node that takes more than its part of x's rate runs ahead. Its lead
+ * is kept under HTBX_VLEAD bytes per active queue, and so is its lag: a
+ * queue that sent alone while the others had packets but sent none (held
+ * back by their leaves) does not owe them more than that when they
+ * start, and one that was starved and leaves does not leave the others
+ * owing it more.
  */
 #define HTBX_VLEAD	(2 * 1514)
 
@@ -852,11 +853,11 @@ static bool htbx_path_stale(struct htbx_core *q, struct htbx_cls **path,
  * children of x borrowing at a lower prio (single-queue HTB would serve
  * those first; x above level 0) or x is a leaf whose node on this queue
  * is ahead of its nodes on the others (htbx_vtime: the copies of one
- * leaf share its rate fairly). A
- * lower prio that is taking x's tokens keeps them below that, one that
- * is not (a leaf holding packets back, a queue the driver stopped) lets
- * them pile up, and then this queue takes what is above half. An
- * outranked queue polls when the tokens could reach half (*@at).
+ * leaf share its rate fairly). A queue that is taking x's tokens keeps
+ * them below half; one that is not (a leaf holding packets back, a
+ * queue the driver stopped) lets them pile up, and then this queue takes
+ * what is above half. An outranked queue polls when the tokens could
+ * reach half (*@at).
  */
 static bool htbx_outranked(const struct htbx_cls *x, int prio, u64 now,
 			   u64 *at)
