@@ -10,4 +10,5 @@
 # do not run in parallel: this is a correctness run, not a scaling one
 # (bench/scale.sh). Bounds as in suite-mq-smp.sh.
 
+echo "# mq-smp4: $(grep -c ^processor /proc/cpuinfo) vCPUs"
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/suite-mq.sh"
