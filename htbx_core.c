@@ -319,13 +319,13 @@ static void htbx_row_del(struct htbx_core *q, struct htbx_cls *cl,
 
 /*
  * mq: make the shared bucket's counts say what this node's prio_activity
- * says: active or not (every class), and at which prios its children
- * borrow (inner classes only: a leaf's prio is its own business). Called
+ * says: for a leaf, active or not (its copies share its rate: nactive);
+ * for an inner class, at which prios its children borrow (demand). Called
  * wherever a node's activity changes.
  */
 static void htbx_publish(struct htbx_cls *cl)
 {
-	bool active = cl->prio_activity;
+	bool active = !cl->level && cl->prio_activity;
 	unsigned long want, diff;
 	int prio;
 
@@ -750,7 +750,7 @@ static void htbx_charge_shared(struct htbx_cls *c, int level, u64 wire,
 	if (c->level >= level) {
 		if (c->level == level)
 			c->lends++;
-		if (!c->level && !level)
+		if (!c->level)	/* so level is 0: on its own rate */
 			htbx_vtime(c, wire);
 		c->tokens = htbx_bucket_charge(&c->sh->rate, now, c->buffer,
 					       htbx_xmit_ns_r(c->cfg.rate,

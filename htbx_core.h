@@ -117,7 +117,7 @@ struct htbx_cls {
 	/* activity: prios with a backlogged leaf at or below this class */
 	u8			prio_activity;
 	u8			published;	/* mq: prios counted in sh->demand */
-	bool			pub_active;	/* mq: counted in sh->nactive */
+	bool			pub_active;	/* mq, leaf: counted in sh->nactive */
 	u64			vfin;		/* mq: see htbx_bucket.vsent */
 	struct list_head	ring_node[HTBX_CORE_NUMPRIO]; /* in a row or parent feed */
 	struct htbx_ring	feed[HTBX_CORE_NUMPRIO];	/* inner: borrowing children */
