@@ -37,12 +37,37 @@ one_class()	# KIND RATE [CLASS OPTS...]
 	sc_class "$kind" 1: 1:10 rate "$rate" ceil "$rate" "$@"
 }
 
+# tcp_flows DEV DST PORT...: one bulk TCP flow per PORT from $NS_A to DST
+# for WARM + WIN s (and a half); RATES: DEV's class rates over WIN s
+# after WARM, while they run.
+tcp_flows()
+{
+	local dev="$1" dst="$2" r s last
+	shift 2
+	eval "last=\${$#}"
+	bg_in_ns "$NS_B" "$HTBX_TRAFFIC" recv --tcp -t 300 -w 0 "$@" \
+		>/dev/null 2>"$SC_TMP/recv.err"
+	r=$BG_PID
+	HTBX_PIDS="$HTBX_PIDS $r"
+	wait_until 10 port_listening "$NS_B" "$last" tcp ||
+		echo "# tcp_flows: receiver not listening on $last"
+	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" send -d "$dst" --tcp -s 65507 \
+		-t "$(awk -v w="$WARM" -v n="$WIN" 'BEGIN { print w + n + 0.5 }')" "$@" >"$SC_TMP/send.out" 2>&1
+	s=$BG_PID
+	HTBX_PIDS="$HTBX_PIDS $s"
+	RATES=$(class_rates "$dev" "$WIN" "$WARM")
+	wait "$s"
+	kill "$r" 2>/dev/null
+	wait "$r" 2>/dev/null
+	HTBX_PIDS=$(echo " $HTBX_PIDS " | sed "s/ $r / /; s/ $s / /")
+}
+
 # tcp_rate KIND RATE [OPTS...]: build (OPTS default: burst 15k), run one
 # TCP flow, measure 1:10 over WIN s.
 # Sets RATE_MBIT, CLS_PKTS, QD_PKTS, DRAINED (0/1), SEGS_PER_SKB.
 tcp_rate()
 {
-	local kind="$1" rate="$2" r s rates skb0 skbs
+	local kind="$1" rate="$2" rates skb0 skbs
 	shift 2
 	[ $# -gt 0 ] || set -- burst 15k
 	RATE_MBIT=0 CLS_PKTS=0 QD_PKTS=0 DRAINED=0 SEGS_PER_SKB=0
@@ -50,21 +75,8 @@ tcp_rate()
 		return 1
 	fi
 	skb0=$(ns_txpkts "$NS_A" "$DEV")
-	bg_in_ns "$NS_B" "$HTBX_TRAFFIC" recv --tcp -t 300 -w 0 $PORT \
-		>/dev/null 2>"$SC_TMP/recv.err"
-	r=$BG_PID
-	HTBX_PIDS="$HTBX_PIDS $r"
-	wait_until 10 port_listening "$NS_B" $PORT tcp ||
-		echo "# tcp_rate: receiver not listening on $PORT"
-	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" send -d "$SC_DST" --tcp -s 65507 \
-		-t "$(awk -v w="$WARM" -v n="$WIN" 'BEGIN { print w + n + 0.5 }')" $PORT >"$SC_TMP/send.out" 2>&1
-	s=$BG_PID
-	HTBX_PIDS="$HTBX_PIDS $s"
-	rates=$(class_rates "$DEV" $WIN $WARM)
-	wait "$s"
-	kill "$r" 2>/dev/null
-	wait "$r" 2>/dev/null
-	HTBX_PIDS=$(echo " $HTBX_PIDS " | sed "s/ $r / /; s/ $s / /")
+	tcp_flows "$DEV" "$SC_DST" $PORT
+	rates=$RATES
 	RATE_MBIT=$(rate_get "$rates" 1:10)
 	wait_until 20 tc_drained "$DEV" && DRAINED=1
 	CLS_PKTS=$(cls_get "$(class_stats "$DEV")" 1:10 pkts)
@@ -120,7 +132,7 @@ done
 # it, class packets = qdisc packets (GSO segments), drained.
 
 tcp_mq() {
-	local r ports q rates pkts qd l0 skb0 skbs segs
+	local ports q pkts qd l0 skb0 skbs segs
 	MQA=veth-mqa MQB=veth-mqb
 	if ! echo_cmd "$IP" -n "$NS_A" link add "$MQA" numtxqueues 4 numrxqueues 4 type veth \
 		peer name "$MQB" numtxqueues 4 numrxqueues 4 netns "$NS_B" ||
@@ -149,24 +161,10 @@ tcp_mq() {
 		ports="$ports $((5101 + q))"
 	done
 	skb0=$(ns_txpkts "$NS_A" "$MQA")
+	WARM=1 WIN=4
 	# shellcheck disable=SC2086
-	bg_in_ns "$NS_B" "$HTBX_TRAFFIC" recv --tcp -t 300 -w 0 $ports \
-		>/dev/null 2>"$SC_TMP/recv.err"
-	r=$BG_PID
-	HTBX_PIDS="$HTBX_PIDS $r"
-	wait_until 10 port_listening "$NS_B" 5104 tcp ||
-		echo "# tcp mq: receiver not listening on 5104"
-	# shellcheck disable=SC2086
-	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" send -d 198.18.1.2 --tcp -s 65507 -t 5.5 $ports \
-		>"$SC_TMP/send.out" 2>&1
-	s=$BG_PID
-	HTBX_PIDS="$HTBX_PIDS $s"
-	rates=$(in_a "$HTBX_TRAFFIC" tcrate -i "$MQA" -t 4 -w 1)
-	wait "$s"
-	kill "$r" 2>/dev/null
-	wait "$r" 2>/dev/null
-	HTBX_PIDS=$(echo " $HTBX_PIDS " | sed "s/ $r / /; s/ $s / /")
-	near_r=$(rate_get "$rates" 1:10)
+	tcp_flows "$MQA" 198.18.1.2 $ports
+	near_r=$(rate_get "$RATES" 1:10)
 	if awk -v a="$near_r" 'BEGIN { exit !(a >= 20 * 0.98 && a <= 20 * 1.02) }'; then
 		ok "tcp mq: four flows on four queues share 1:10's 20mbit: $near_r mbit (2 %)"
 	else
