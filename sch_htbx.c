@@ -105,7 +105,7 @@ struct htbx_class {
 
 	/* mq mode */
 	struct htbx_part	*mqp;		/* on queues 1 .. nq - 1 */
-	struct htbx_bucket	bucket;		/* shared by the parts' nodes */
+	struct htbx_bucket	*bucket;	/* shared by the parts' nodes */
 };
 
 /*
@@ -1098,6 +1098,7 @@ static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
 			htbx_leaf_put(htbx_part(cl, i)->leaf);
 	gen_kill_estimator(&cl->rate_est);
 	tcf_block_put(cl->block);
+	kfree(cl->bucket);
 	kfree(cl->mqp);
 	kfree(cl);
 }
@@ -1310,7 +1311,8 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 		return -ENOBUFS;
 	if (q->mq) {
 		cl->mqp = kcalloc(q->nq - 1, sizeof(*cl->mqp), GFP_KERNEL);
-		if (!cl->mqp) {
+		cl->bucket = kzalloc(sizeof(*cl->bucket), GFP_KERNEL);
+		if (!cl->mqp || !cl->bucket) {
 			err = -ENOBUFS;
 			goto err_free;
 		}
@@ -1367,13 +1369,13 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 		htbx_cls_setup(&p->cls, &cfg);
 		if (q->mq) {
 			p->txq = t;
-			p->cls.sh = &cl->bucket;
+			p->cls.sh = cl->bucket;
 		}
 		htbx_core_add(&t->core, &p->cls,
 			      parent ? &htbx_part(parent, i)->cls : NULL, now);
 	}
 	if (q->mq)
-		htbx_bucket_fill(&cl->bucket, &cl->p.cls, now);
+		htbx_bucket_fill(cl->bucket, &cl->p.cls, now);
 	qdisc_class_hash_insert(&q->clhash, &cl->common);
 	htbx_unlock(sch);
 
@@ -1393,6 +1395,7 @@ err_block:
 	tcf_block_put(cl->block);
 err_free:
 	kfree(old_leaves);
+	kfree(cl->bucket);
 	kfree(cl->mqp);
 	kfree(cl);
 	return err;
@@ -1463,7 +1466,7 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 		}
 	}
 	if (parent_is_leaf && q->mq)
-		htbx_bucket_fill(&parent->bucket, &parent->p.cls, now);
+		htbx_bucket_fill(parent->bucket, &parent->p.cls, now);
 	htbx_unlock(sch);
 
 	if (parent_is_leaf)
