@@ -261,6 +261,7 @@ void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
 {
 	atomic64_set(&b->rate, (s64)now - cl->buffer);
 	atomic64_set(&b->ceil, (s64)now - cl->cbuffer);
+	b->quantum = cl->cfg.quantum;
 }
 
 static u64 htbx_key(u64 now, s64 wait)
@@ -354,6 +355,31 @@ static void htbx_publish(struct htbx_cls *cl)
 }
 
 /*
+ * mq: node @cl joins (@in) or leaves its parent's feed at @prio: the
+ * class is counted in the parent's xw while any of its nodes is in a feed
+ * of the parent's. The first node in adds the class's quantum, the last
+ * one out takes it away; the atomics order them (the one that reads 1 -> 0
+ * sees what the one that read 0 -> 1 added), and b->quantum changes only
+ * with every queue's lock held (htbx_core_change), so the two agree.
+ */
+static void htbx_feed_count(struct htbx_cls *cl, int prio, bool in)
+{
+	struct htbx_bucket *b = cl->sh, *pb = cl->parent->sh;
+
+	if (in == !!(cl->infeed & BIT(prio)))
+		return;
+	if (in) {
+		cl->infeed |= BIT(prio);
+		if (atomic_inc_return(&b->infeed[prio]) == 1)
+			atomic64_add(READ_ONCE(b->quantum), &pb->xw[prio]);
+	} else {
+		cl->infeed &= ~BIT(prio);
+		if (atomic_dec_return(&b->infeed[prio]) == 0)
+			atomic64_sub(READ_ONCE(b->quantum), &pb->xw[prio]);
+	}
+}
+
+/*
  * Make cl's active prios visible: a borrowing class joins its parent's
  * feeds (the parent becomes active for the prios it was not active for
  * yet, and so on up), the first class that can send joins the row.
@@ -371,6 +397,8 @@ static void htbx_activate_prios(struct htbx_core *q,
 			if (p->feed[prio].n)
 				m &= ~BIT(prio);	/* p already active */
 			htbx_ring_add(&p->feed[prio], cl, prio);
+			if (unlikely(cl->sh))
+				htbx_feed_count(cl, prio, true);
 		}
 		p->prio_activity |= m;
 		htbx_publish(p);
@@ -394,6 +422,8 @@ static void htbx_deactivate_prios(struct htbx_core *q,
 		for (todo = m; todo; todo &= todo - 1) {
 			prio = __ffs(todo);
 			htbx_ring_del(&p->feed[prio], cl, prio);
+			if (unlikely(cl->sh))
+				htbx_feed_count(cl, prio, false);
 			if (!p->feed[prio].n)
 				gone |= BIT(prio);
 		}
@@ -475,6 +505,8 @@ static void htbx_cls_rest(struct htbx_cls *cl, u64 now)
 	cl->prio_activity = 0;
 	htbx_publish(cl);
 	for (i = 0; i < HTBX_CORE_NUMPRIO; i++) {
+		if (cl->infeed & BIT(i))
+			htbx_feed_count(cl, i, false);
 		INIT_LIST_HEAD(&cl->ring_node[i]);
 		htbx_ring_init(&cl->feed[i]);
 	}
@@ -504,6 +536,8 @@ void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg)
 	cl->published = 0;
 	cl->pub_active = false;
 	cl->vfin = 0;
+	cl->infeed = 0;
+	cl->xfin = 0;
 	cl->level = 0;
 	cl->children = 0;
 	htbx_cls_rest(cl, 0);
@@ -639,10 +673,23 @@ void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
 {
 	int act = cl->prio_activity;
 	s64 diff;
+	int prio;
 
 	if (cl->sh)
 		htbx_sync(cl, now);
 	diff = htbx_diff(cl, now);
+	/*
+	 * mq: the quantum the parent counts for this class, changed once
+	 * (on the first queue's node; every queue's lock is held).
+	 */
+	if (cl->sh && cl->sh->quantum != cfg->quantum) {
+		for (prio = 0; prio < HTBX_CORE_NUMPRIO && cl->parent; prio++)
+			if (atomic_read(&cl->sh->infeed[prio]))
+				atomic64_add((s64)cfg->quantum -
+					     (s64)cl->sh->quantum,
+					     &cl->parent->sh->xw[prio]);
+		WRITE_ONCE(cl->sh->quantum, cfg->quantum);
+	}
 
 	if (act && cl->cmode != HTBX_CANT_SEND)
 		htbx_deactivate_prios(q, cl);
@@ -743,9 +790,90 @@ static void htbx_vtime(struct htbx_cls *x, u64 len)
 		x->vfin = v - lim;
 }
 
+/*
+ * mq: how much faster than its parent's feed at @prio the virtual time of
+ * class @c runs (@node false) or that of c's node (@node true, leaves
+ * only), 16.16 fixed point. The class's part of the parent's excess is
+ * its quantum over the quanta of all children counted in the feed (xw);
+ * a leaf's nodes that are in one (infeed) share its part equally, as
+ * they share its rate (htbx_vtime). An inner class's nodes have no part
+ * of their own: what each gets follows from its children's parts. At
+ * least 1.0 (a count another queue is changing may be read half-done);
+ * at most 2^16 (a part of 2^-16), so len * factor cannot overflow.
+ */
+static u64 htbx_xfactor(const struct htbx_cls *c, int prio, bool node)
+{
+	u64 qn = max_t(u32, READ_ONCE(c->sh->quantum), 1);
+	u64 w = (u64)atomic64_read(&c->parent->sh->xw[prio]);
+	u64 n = 1;
+
+	if (node)
+		n = (u64)max_t(int, atomic_read(&c->sh->infeed[prio]), 1);
+	w = clamp_t(u64, w, qn, U32_MAX);
+	n = min_t(u64, n, 1U << 14);
+	return min_t(u64, div64_u64((w * n) << 16, qn), 1ULL << 32);
+}
+
+/* @x kept within @lim of @v either way (wrap-safe). */
+static u64 htbx_vclamp(u64 x, u64 v, s64 lim)
+{
+	if ((s64)(x - v) > lim)
+		return v + lim;
+	if ((s64)(v - x) > lim)
+		return v - lim;
+	return x;
+}
+
+/*
+ * mq: node @c borrowed @len bytes through its parent's feed at @prio.
+ * The feed's virtual time (the parent's xsent) grows by len, the class's
+ * (its bucket's xfin) by len times the class's factor, so a class that
+ * took more than its part of the excess on all queues runs ahead; a
+ * leaf's node keeps one more, among the leaf's nodes. As in htbx_vtime,
+ * lead and lag are kept within HTBX_VLEAD bytes of the class's (node's)
+ * own, which also makes up for time spent out of the feed (sending on
+ * its own rate, or idle). The class's clamp is one try: a queue that
+ * loses the race to another leaves it to that one.
+ */
+static void htbx_xtime(struct htbx_cls *c, int prio, u64 len)
+{
+	atomic64_t *cf = &c->sh->xfin[prio];
+	u64 v = atomic64_add_return(len, &c->parent->sh->xsent[prio]);
+	u64 f = htbx_xfactor(c, prio, false);
+	s64 old, nx;
+
+	old = atomic64_add_return((len * f) >> 16, cf);
+	nx = htbx_vclamp(old, v, (HTBX_VLEAD * f) >> 16);
+	if (nx != old)
+		atomic64_try_cmpxchg(cf, &old, nx);
+	if (c->level)
+		return;
+	f = htbx_xfactor(c, prio, true);
+	c->xfin = htbx_vclamp(c->xfin + ((len * f) >> 16), v,
+			      (HTBX_VLEAD * f) >> 16);
+}
+
+/*
+ * mq: class @c, or its node if c is a leaf, took more of its parent's
+ * excess than its part, by more than half the lead.
+ */
+static bool htbx_xahead(const struct htbx_cls *c, int prio)
+{
+	u64 v = (u64)atomic64_read(&c->parent->sh->xsent[prio]);
+	u64 f = htbx_xfactor(c, prio, false);
+
+	if ((s64)(atomic64_read(&c->sh->xfin[prio]) - v) >
+	    (s64)((HTBX_VLEAD * f) >> 17))
+		return true;
+	if (c->level)
+		return false;
+	f = htbx_xfactor(c, prio, true);
+	return (s64)(c->xfin - v) > (s64)((HTBX_VLEAD * f) >> 17);
+}
+
 /* htbx_charge's step for a node @c whose buckets are shared (mq mode). */
-static void htbx_charge_shared(struct htbx_cls *c, int level, u64 wire,
-			       u64 now)
+static void htbx_charge_shared(struct htbx_cls *c, int level, int prio,
+			       u32 len, u64 wire, u64 now)
 {
 	if (c->level >= level) {
 		if (c->level == level)
@@ -759,6 +887,7 @@ static void htbx_charge_shared(struct htbx_cls *c, int level, u64 wire,
 							      &c->rate_rem));
 	} else {
 		c->borrows++;
+		htbx_xtime(c, prio, len);
 		c->tokens = htbx_bucket_toks(&c->sh->rate, now, c->buffer);
 	}
 	c->ctokens = htbx_bucket_charge(&c->sh->ceil, now, c->cbuffer,
@@ -768,9 +897,13 @@ static void htbx_charge_shared(struct htbx_cls *c, int level, u64 wire,
 	c->t_c = now;
 }
 
-/* Account @pkt (@len bytes) sent by @leaf from row @level on every ancestor. */
+/*
+ * Account @pkt (@len bytes) sent by @leaf from row @level at @prio on
+ * every ancestor.
+ */
 static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
-			int level, const void *pkt, u32 len, u64 now)
+			int level, int prio, const void *pkt, u32 len,
+			u64 now)
 {
 	struct htbx_cls *c;
 	s64 diff, t, wait;
@@ -781,7 +914,7 @@ static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
 	for (c = leaf; c; c = c->parent) {
 		wire = htbx_wire_len(&c->cfg.len, len);
 		if (unlikely(c->sh)) {
-			htbx_charge_shared(c, level, wire, now);
+			htbx_charge_shared(c, level, prio, len, wire, now);
 			goto mode;
 		}
 		diff = htbx_diff(c, now);
@@ -848,36 +981,83 @@ static bool htbx_path_stale(struct htbx_core *q, struct htbx_cls **path,
 }
 
 /*
- * mq: may this queue send through row member @x at @prio now? Not while
- * x has at most half its burst unspent and either another queue has
- * children of x borrowing at a lower prio (single-queue HTB would serve
- * those first; x above level 0) or x is a leaf whose node on this queue
- * is ahead of its nodes on the others (htbx_vtime: the copies of one
- * leaf share its rate fairly). A queue that is taking x's tokens keeps
- * them below half; one that is not (a leaf holding packets back, a
- * queue the driver stopped) lets them pile up, and then this queue takes
- * what is above half. An outranked queue polls when the tokens could
- * reach half (*@at).
+ * mq: x, a row member, has at most half its burst unspent; *@at is when
+ * its tokens could reach half. Only then may a queue hold back from
+ * sending through it (htbx_yield): a queue that is taking x's tokens
+ * keeps them below half; one that is not (a leaf holding packets back, a
+ * queue the driver stopped) lets them pile up, and then any queue takes
+ * what is above half.
  */
-static bool htbx_outranked(const struct htbx_cls *x, int prio, u64 now,
-			   u64 *at)
+static bool htbx_short(const struct htbx_cls *x, u64 now, u64 *at)
 {
 	s64 wait = x->buffer / 2 - x->tokens;
-	int p, n;
 
 	if (wait <= 0)
 		return false;
 	*at = now + max_t(s64, wait, 1000);
+	return true;
+}
+
+/*
+ * mq: x being short (htbx_short), who on @path (row member first, down
+ * the feeds to a leaf) should let the other queues go first at @prio?
+ * 0: the row member, because another queue has children of x borrowing
+ * at a lower prio (single-queue HTB would serve those first; x above
+ * level 0), or x is a leaf whose node on this queue is ahead of its
+ * nodes on the others (htbx_vtime: the copies of one leaf share its
+ * rate); i > 0: path[i], which took more than its part of its parent's
+ * excess (htbx_xtime: the parent's excess goes by quantum across
+ * queues); -1: nobody.
+ */
+static int htbx_yield(struct htbx_cls **path, int depth, int prio)
+{
+	const struct htbx_cls *x = path[0];
+	int p, n, i;
+
 	for (p = 0; p < prio && x->level; p++)
 		if (atomic_read(&x->sh->demand[p]) >
 		    !!(x->published & BIT(p)))
+			return 0;
+	if (!x->level) {
+		n = atomic_read(&x->sh->nactive);
+		return n > 1 && x->vfin > (u64)atomic64_read(&x->sh->vsent) +
+					  (u64)n * HTBX_VLEAD / 2 ? 0 : -1;
+	}
+	for (i = 1; i < depth; i++)
+		if (htbx_xahead(path[i], prio))
+			return i;
+	return -1;
+}
+
+/*
+ * mq: path[@i] yields (htbx_yield): move it behind its ring mates. When
+ * every member of its parent's feed on this queue yielded in a row
+ * (@skips[i] counts them), the parent yields in its own parent's feed,
+ * and so on up to the row, whose members yield at most once round
+ * (@skips[0]). False when the whole row yielded: nothing to send here.
+ */
+static bool htbx_skip(struct htbx_core *q, int level, int prio,
+		      struct htbx_cls **path, int i, u32 *skips)
+{
+	struct htbx_ring *r;
+	int j;
+
+	for (; i > 0; i--) {
+		for (j = i + 1; j < HTBX_CORE_MAXDEPTH; j++)
+			skips[j] = 0;
+		r = &path[i - 1]->feed[prio];
+		if (++skips[i] < r->n) {
+			list_move_tail(&path[i]->ring_node[prio], &r->head);
+			r->resume = NULL;
 			return true;
-	/* a leaf ahead of its copies on other queues: let them catch up */
-	if (x->level)
+		}
+	}
+	for (j = 1; j < HTBX_CORE_MAXDEPTH; j++)
+		skips[j] = 0;
+	if (++skips[0] >= q->row[level][prio].n)
 		return false;
-	n = atomic_read(&x->sh->nactive);
-	return n > 1 && x->vfin > (u64)atomic64_read(&x->sh->vsent) +
-				  (u64)n * HTBX_VLEAD / 2;
+	htbx_rotate(q, level, prio, path, 1);
+	return true;
 }
 
 /*
@@ -889,11 +1069,12 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 			       u64 now)
 {
 	struct htbx_cls *path[HTBX_CORE_MAXDEPTH];
+	u32 skips[HTBX_CORE_MAXDEPTH] = { 0 };
 	struct htbx_cls *leaf, *start = NULL;
-	int depth, tries = 0;
-	u32 len, skipped = 0;
+	int depth, tries = 0, i;
 	void *pkt;
 	u64 at;
+	u32 len;
 	s64 d;
 
 	for (;;) {
@@ -907,14 +1088,15 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 				return NULL;
 			continue;
 		}
-		if (unlikely(path[0]->sh) &&
-		    htbx_outranked(path[0], prio, now, &at)) {
+		i = -1;
+		if (unlikely(path[0]->sh) && htbx_short(path[0], now, &at))
+			i = htbx_yield(path, depth, prio);
+		if (unlikely(i >= 0)) {
 			if (!q->poll || at < q->poll)
 				q->poll = at;
-			/* the next member of the row, once round */
-			if (++skipped >= q->row[level][prio].n)
+			if (tries++ >= HTBX_MAX_TRIES ||
+			    !htbx_skip(q, level, prio, path, i, skips))
 				return NULL;
-			htbx_rotate(q, level, prio, path, 1);
 			continue;
 		}
 		if (unlikely(!htbx_leaf_qlen(leaf))) {
@@ -950,7 +1132,7 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 	leaf->deficit[level] = (s32)min_t(s64, d, 0x7fffffffLL);
 	if (!htbx_leaf_qlen(leaf))
 		htbx_core_deactivate(q, leaf);
-	htbx_charge(q, leaf, level, pkt, len, now);
+	htbx_charge(q, leaf, level, prio, pkt, len, now);
 	return pkt;
 }
 

@@ -72,6 +72,22 @@ struct htbx_bucket {
 	 */
 	atomic_t		nactive;
 	atomic64_t		vsent;
+	/*
+	 * Quantum across queues: the parent's excess is shared by its
+	 * children's quanta, whatever queues they borrow on. For each prio:
+	 * how many of this class's nodes sit in their parent's feed
+	 * (infeed), and for an inner class the quanta of its children that
+	 * have a node in one of its feeds (xw, each child counted once, with
+	 * the quantum it had when it was counted: "quantum", changed only
+	 * with every queue's lock held) and the bytes they borrowed through
+	 * it on all queues (xsent: the feed's virtual time, as vsent).
+	 */
+	u32			quantum;
+	atomic_t		infeed[HTBX_CORE_NUMPRIO];
+	atomic64_t		xw[HTBX_CORE_NUMPRIO];
+	atomic64_t		xsent[HTBX_CORE_NUMPRIO];
+	/* the class's own virtual time in its parent's feeds (all queues) */
+	atomic64_t		xfin[HTBX_CORE_NUMPRIO];
 };
 
 /* One DRR ring: the active members of a row or a feed for one prio. */
@@ -119,6 +135,8 @@ struct htbx_cls {
 	u8			published;	/* mq: prios counted in sh->demand */
 	bool			pub_active;	/* mq, leaf: counted in sh->nactive */
 	u64			vfin;		/* mq: see htbx_bucket.vsent */
+	u8			infeed;		/* mq: prios counted in sh->infeed */
+	u64			xfin;		/* mq, leaf: see htbx_xtime */
 	struct list_head	ring_node[HTBX_CORE_NUMPRIO]; /* in a row or parent feed */
 	struct htbx_ring	feed[HTBX_CORE_NUMPRIO];	/* inner: borrowing children */
 	s32			deficit[HTBX_CORE_MAXDEPTH];	/* leaf: DRR, per level */
@@ -223,8 +241,10 @@ void htbx_cls_sent(struct htbx_cls *cl, const void *pkt);
  * (design/multiqueue.md, "Published prios"). The same half-burst rule
  * keeps the queues of one class fair: a queue whose node sent more than
  * its part of the class's bytes (vsent / nactive) waits while the class
- * is short of tokens (leaves sending on their own rate; among borrowers
- * of one prio on different queues it is first come, first served).
+ * is short of tokens; and it shares a parent's excess by quantum across
+ * queues: a child that borrowed more than its quantum's part of what the
+ * parent lent at that prio on all queues (xsent, xw) waits while the
+ * lender is short ("Quantum across queues").
  */
 void htbx_core_init(struct htbx_core *q);
 void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg);

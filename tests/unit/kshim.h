@@ -28,6 +28,7 @@ typedef int64_t s64;
 
 #define min_t(type, a, b) ({ type __a = (a); type __b = (b); __a < __b ? __a : __b; })
 #define max_t(type, a, b) ({ type __a = (a); type __b = (b); __a > __b ? __a : __b; })
+#define clamp_t(type, v, lo, hi) min_t(type, max_t(type, v, lo), hi)
 
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
@@ -67,6 +68,16 @@ static inline s64 atomic64_add_return(s64 i, atomic64_t *v)
 	return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST);
 }
 
+static inline void atomic64_add(s64 i, atomic64_t *v)
+{
+	__atomic_fetch_add(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline void atomic64_sub(s64 i, atomic64_t *v)
+{
+	__atomic_fetch_sub(&v->counter, i, __ATOMIC_RELAXED);
+}
+
 static inline bool atomic64_try_cmpxchg(atomic64_t *v, s64 *old, s64 new)
 {
 	return __atomic_compare_exchange_n(&v->counter, old, new, false,
@@ -91,6 +102,17 @@ static inline void atomic_inc(atomic_t *v)
 static inline void atomic_dec(atomic_t *v)
 {
 	__atomic_fetch_sub(&v->counter, 1, __ATOMIC_RELAXED);
+}
+
+/* Fully ordered, as the kernel's value-returning atomics. */
+static inline int atomic_inc_return(atomic_t *v)
+{
+	return __atomic_add_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
+}
+
+static inline int atomic_dec_return(atomic_t *v)
+{
+	return __atomic_sub_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
 }
 
 /* Index of the lowest set bit; undefined for 0, as in the kernel. */

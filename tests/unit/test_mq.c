@@ -5,6 +5,8 @@
  * The queues run in turns of STEP of virtual time on a common clock, each
  * with its own link, as TX queues on different CPUs would.
  */
+#include <math.h>
+
 #include "harness.h"
 
 #define NQ	4
@@ -31,6 +33,16 @@ static void mq_add(struct mqtree *m, int nq, int k, int pk,
 	htbx_bucket_fill(&m->b[k], &m->t[0][k].cl, m->s[0].now);
 	if (k >= m->n)
 		m->n = k + 1;
+}
+
+/* Every class's node on every queue reset, as the qdisc's reset does. */
+static void mq_reset(struct mqtree *m, int nq)
+{
+	int i, k;
+
+	for (i = 0; i < nq; i++)
+		for (k = 0; k < m->n; k++)
+			htbx_core_reset_cls(&m->s[i].q, &m->t[i][k].cl, m->s[i].now);
 }
 
 /* Run every queue for @dur from the common start (sim_init's clock). */
@@ -86,6 +98,51 @@ static const char *mq_check(struct mqtree *m, int nq)
 			return e;
 	}
 	return NULL;
+}
+
+/*
+ * What the shared buckets count, recounted from the nodes: each class's
+ * infeed is the number of its nodes in a feed at that prio, and a
+ * parent's xw the quanta of its children counted there.
+ */
+static const char *mq_counts(struct mqtree *m, int nq)
+{
+	static char why[128];
+	int i, k, j, pr, n;
+	s64 w;
+
+	for (k = 0; k < m->n; k++) {
+		for (pr = 0; pr < HTBX_CORE_NUMPRIO; pr++) {
+			for (n = 0, i = 0; i < nq; i++)
+				n += !!(m->t[i][k].cl.infeed & BIT(pr));
+			for (w = 0, j = 0; j < m->n; j++)
+				if (m->t[0][j].cl.parent == &m->t[0][k].cl &&
+				    atomic_read(&m->b[j].infeed[pr]))
+					w += m->b[j].quantum;
+			if (n == atomic_read(&m->b[k].infeed[pr]) &&
+			    w == atomic64_read(&m->b[k].xw[pr]))
+				continue;
+			snprintf(why, sizeof(why),
+				 "class %d prio %d: infeed %d (nodes %d), weight %lld (children %lld)",
+				 k, pr, atomic_read(&m->b[k].infeed[pr]), n,
+				 (long long)atomic64_read(&m->b[k].xw[pr]),
+				 (long long)w);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/* After a reset of every node, nothing is counted in the buckets. */
+static bool mq_reset_clean(struct mqtree *m, int nq, char *msg, size_t sz)
+{
+	const char *e;
+
+	mq_reset(m, nq);
+	e = mq_counts(m, nq);
+	if (e)
+		FIG("after reset: %s", e);
+	return !e;
 }
 
 /* One class, ceil 10 mbit, flows on every queue (each link 100 mbit). */
@@ -166,27 +223,47 @@ static const char *mq_pair(struct mqtree *m, const struct htbx_cfg *pc,
 
 /*
  * Parent 1:1 rate = ceil 10 mbit; leaves A rate 2 and B rate 6, both ceil
- * 10, equal prio and quantum, A's flows on queues 0 and 1, B's on every
- * queue: the parent carries 10, each leaf at least its rate. HTB would
- * share the excess (2) by quantum, 1 each; across queues it goes to the
- * queue that asks first (quantum across queues is not built: A got 1.0
- * with its queues asking first, 0.5 with the leaves' copies sharing their
- * own rates fairly, 0 asking last). Printed, held to the guarantees.
+ * 10, equal prio, A's flows on two of the four queues (the first ones or
+ * the last ones: a queue that goes first sees fresh tokens first), B's on
+ * every queue. HTB shares the parent's excess (2) by quantum: with equal
+ * quanta 1 each (A 3, B 7), with A's quantum three times B's 1.5 and 0.5
+ * (A 3.5, B 6.5). Before quantum across queues the excess went by the
+ * order the queues asked in: A 2.5 asking first, 2.0 asking last.
  */
-static bool t_mq_shares(char *msg, size_t sz)
+static bool mq_shares(char *msg, size_t sz, u32 aq, bool a_last,
+		      double want_a)
 {
 	static struct mqtree m;
 	struct htbx_cfg pc = mkcfg(MBIT(10), MBIT(10), 0, 1500);
-	struct htbx_cfg ac = mkcfg(MBIT(2), MBIT(10), 0, 1500);
+	struct htbx_cfg ac = mkcfg(MBIT(2), MBIT(10), 0, aq);
 	struct htbx_cfg bc = mkcfg(MBIT(6), MBIT(10), 0, 1500);
 	const char *e;
 	double p, a = 0, b = 0;
 
-	e = mq_pair(&m, &pc, &ac, &bc, 1000, 2, false, &a, &b);
+	e = mq_pair(&m, &pc, &ac, &bc, 1000, 2, a_last, &a, &b);
 	p = a + b;	/* what the parent passed: its leaves' packets */
-	FIG("parent %.3f (10), A %.3f (>= 2), B %.3f (>= 6) mbit; HTB: 3 and 7 %s",
-	    p, a, b, e ?: "");
-	return !e && near(p, 10, 0.01) && a >= 2 * 0.98 && b >= 6 * 0.98;
+	FIG("A on queues %s, quantum %u: parent %.3f (10), A %.3f (%.1f), B %.3f (%.1f) mbit %s",
+	    a_last ? "2-3" : "0-1", aq, p, a, want_a, b, 10 - want_a,
+	    e ?: "");
+	if (e || !near(p, 10, 0.01) || !near(a, want_a, 0.02) ||
+	    !near(b, 10 - want_a, 0.02))
+		return false;
+	return mq_reset_clean(&m, NQ, msg, sz);
+}
+
+static bool t_mq_shares(char *msg, size_t sz)
+{
+	return mq_shares(msg, sz, 1500, false, 3);
+}
+
+static bool t_mq_shares_last(char *msg, size_t sz)
+{
+	return mq_shares(msg, sz, 1500, true, 3);
+}
+
+static bool t_mq_shares_quantum(char *msg, size_t sz)
+{
+	return mq_shares(msg, sz, 4500, false, 3.5);
 }
 
 /*
@@ -219,9 +296,7 @@ static bool mq_prio(char *msg, size_t sz, int a_queues)
 	    d0 != a_queues || d1 != NQ)
 		return false;
 	/* a reset takes back what every node published */
-	for (i = 0; i < NQ; i++)
-		for (k = 0; k < m.n; k++)
-			htbx_core_reset_cls(&m.s[i].q, &m.t[i][k].cl, m.s[i].now);
+	mq_reset(&m, NQ);
 	for (k = 0; k < m.n; k++)
 		for (i = 0; i < HTBX_CORE_NUMPRIO; i++)
 			if (atomic_read(&m.b[k].demand[i])) {
@@ -242,10 +317,96 @@ static bool t_mq_prio_one(char *msg, size_t sz)
 	return mq_prio(msg, sz, 1);
 }
 
+/*
+ * Three levels: 1:1 rate = ceil 20 mbit over 1:10 (inner, rate 4,
+ * quantum 1500) and the leaf 1:20 (rate 4, quantum 3000); under 1:10 the
+ * leaves 1:11 and 1:12 (rate 1, quantum 1500 each). 1:20 sends on queue
+ * 0, 1:11 on every queue, 1:12 on queues 2 and 3. Across queues every
+ * class's excess goes to its borrowing children by their quanta, an
+ * inner child with its own: 1:1's excess 12 is 8 for 1:20 and 4 for
+ * 1:10, whose 4 + 4 its leaves share equally: 12 / 4 / 4 mbit; after
+ * 1:20's quantum drops to 1000 under traffic, 4 + 12 * 1000 / 2500 = 8.8
+ * and 5.6 / 5.6. Held within 2 % of the parent, the buckets' counts
+ * matching the nodes all along. One queue (the core without shared
+ * buckets, DRR over the leaves below a lender) is printed beside it: it
+ * gives 1:10's leaves more (11 / 4.5 / 4.5 and 7 / 6.5 / 6.5).
+ */
+static bool t_mq_deep(char *msg, size_t sz)
+{
+	static struct mqtree m;
+	static const int par[5] = { -1, 0, 0, 1, 1 };
+	struct htbx_cfg c[5] = {
+		mkcfg(MBIT(20), MBIT(20), 0, 1500),
+		mkcfg(MBIT(4), MBIT(20), 0, 1500),
+		mkcfg(MBIT(4), MBIT(20), 0, 3000),
+		mkcfg(MBIT(1), MBIT(20), 0, 1500),
+		mkcfg(MBIT(1), MBIT(20), 0, 1500),
+	};
+	/* queues each leaf's flows arrive on, by mode: one queue, mq */
+	static const unsigned int on[5] = { 0, 0, 0x1, 0xf, 0xc };
+	static const double want[2][5] = {
+		{ 0, 0, 12, 4, 4 }, { 0, 0, 8.8, 5.6, 5.6 },
+	};
+	double r[2][2][5];
+	struct htbx_cfg nc;
+	const char *e;
+	int mode, ph, nq, i, k;
+
+	for (mode = 0; mode < 2; mode++) {
+		nq = mode ? NQ : 1;
+		memset(&m, 0, sizeof(m));
+		for (i = 0; i < nq; i++)
+			sim_init(&m.s[i], MBIT(100));
+		for (k = 0; k < 5; k++)
+			mq_add(&m, nq, k, par[k], &c[k], k >= 2 ? 1000 : 0);
+		for (i = 0; i < nq && !mode; i++)
+			for (k = 0; k < 5; k++)
+				m.t[i][k].cl.sh = NULL;
+		for (i = 0; i < nq; i++)
+			for (k = 2; k < 5; k++)
+				if (!mode || (on[k] & BIT(i)))
+					tc_fill(&m.s[i], &m.t[i][k], INF_PKTS);
+		for (ph = 0; ph < 2; ph++) {
+			if (ph) {
+				nc = c[2];
+				nc.quantum = 1000;
+				for (i = 0; i < nq; i++)
+					htbx_core_change(&m.s[i].q, &m.t[i][2].cl,
+							 &nc, m.s[i].now);
+			}
+			mq_window(&m, nq, 200 * MS, 1200 * MS);
+			if (!mq_run(&m, nq, 1200 * MS)) {
+				FIG("%s: an event in the past", mode ? "mq" : "one queue");
+				return false;
+			}
+			e = mq_check(&m, nq);
+			if (!e && mode)
+				e = mq_counts(&m, nq);
+			if (e) {
+				FIG("%s, phase %d: %s", mode ? "mq" : "one queue", ph, e);
+				return false;
+			}
+			for (k = 2; k < 5; k++)
+				r[mode][ph][k] = mq_rate(&m, nq, k) / 125000;
+		}
+	}
+	FIG("1:20 1:11 1:12, one queue %.3f %.3f %.3f, mq %.3f %.3f %.3f; quantum 1000: %.3f %.3f %.3f, mq %.3f %.3f %.3f mbit",
+	    r[0][0][2], r[0][0][3], r[0][0][4], r[1][0][2], r[1][0][3], r[1][0][4],
+	    r[0][1][2], r[0][1][3], r[0][1][4], r[1][1][2], r[1][1][3], r[1][1][4]);
+	for (ph = 0; ph < 2; ph++)
+		for (k = 2; k < 5; k++)
+			if (fabs(r[1][ph][k] - want[ph][k]) > 20 * 0.02)
+				return false;
+	return mq_reset_clean(&m, NQ, msg, sz);
+}
+
 const struct utest tests_mq[] = {
 	{ "mq prio of the excess across queues", t_mq_prio },
 	{ "mq prio of the excess, prio 0 on one queue", t_mq_prio_one },
 	{ "mq ceil shared by queues", t_mq_ceil },
-	{ "mq guarantees and excess across queues", t_mq_shares },
+	{ "mq excess by quantum across queues", t_mq_shares },
+	{ "mq excess by quantum, the borrower's queues ask last", t_mq_shares_last },
+	{ "mq excess by quantum, unequal quanta", t_mq_shares_quantum },
+	{ "mq excess by quantum on three levels, quantum changed", t_mq_deep },
 	{ NULL, NULL },
 };

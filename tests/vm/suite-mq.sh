@@ -400,16 +400,23 @@ fi
 # rate and all of the excess, within the share bound; 1:20 its rate and
 # at most 2 % of the ceiling more. Before published prios: 30-33 and
 # 6-10 fed by the flow hash; 31.9-34.9 and 5.1-8.1 fed evenly.
-prio() {
-	if ! tc_a qdisc del dev "$DEV" root ||
-	   ! tree "rate 5mbit ceil 40mbit prio 0" "rate 5mbit ceil 40mbit prio 1"; then
-		fail "prio ($1): tree"
-		return
+# fed NAME A-OPTS B-OPTS FEED: a new tree (tree's A-OPTS B-OPTS), fed by
+# pgsetup's FEED for 3 s; R has the rates. Fails NAME if the tree is not
+# taken.
+fed() {
+	if ! tc_a qdisc del dev "$DEV" root || ! tree "$2" "$3"; then
+		fail "$1: tree"
+		return 1
 	fi
-	pgsetup 5001 5002 "$2"
+	pgsetup 5001 5002 "$4"
 	pgstart
 	rates 3
 	pgstop
+}
+
+prio() {
+	fed "prio ($1)" "rate 5mbit ceil 40mbit prio 0" "rate 5mbit ceil 40mbit prio 1" "$2" ||
+		return
 	a=$(rate_get "$R" 1:10) b=$(rate_get "$R" 1:20)
 	if awk -v a="$a" -v b="$b" -v l="$SHARE_LO" -v h="$SHARE_HI" 'BEGIN {
 		exit !(a >= 35 * (1 - l / 100) && a <= 35 * (1 + h / 100) &&
@@ -422,6 +429,23 @@ prio() {
 }
 prio "both classes on every queue" ""
 prio "prio 0 on queue 0 only" uneven
+
+# quantum NAME FEED: 1:10 rate 5 and 1:20 rate 15, one prio, quantum
+# 1500 both, ceil 40 under 40: the excess (20) goes by quantum, 10 each,
+# whatever queues the classes borrow on: 15 and 25 within the share
+# bound. Fed uneven, 1:10's flow has queue 0 to itself and 1:20's the
+# other three: before quantum across queues each queue took the excess
+# when it found it, and a class got its queues' part (harness: 2.5 / 7.5
+# of 3 / 7).
+quantum() {
+	fed "quantum ($1)" "rate 5mbit ceil 40mbit quantum 1500" \
+		"rate 15mbit ceil 40mbit quantum 1500" "$2" || return
+	near "quantum ($1): 1:10 rate 5 + half the excess" "$(rate_get "$R" 1:10)" 15 "$SHARE_LO" "$SHARE_HI"
+	near "quantum ($1): 1:20 rate 15 + half the excess" "$(rate_get "$R" 1:20)" 25 "$SHARE_LO" "$SHARE_HI"
+	drained_counts "quantum ($1)"
+}
+quantum "both classes on every queue" ""
+quantum "1:10 on queue 0, 1:20 on the others" uneven
 
 # ---- leaves: every kind copied to every queue, under traffic ----
 
