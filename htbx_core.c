@@ -814,6 +814,18 @@ static u64 htbx_xfactor(const struct htbx_cls *c, int prio, bool node)
 	return min_t(u64, div64_u64((w * n) << 16, qn), 1ULL << 32);
 }
 
+/*
+ * mq: how far, in bytes of its own, class @c may run ahead of or behind
+ * its part of a parent's excess: its quantum (what DRR lets a class send
+ * in one turn and keep as deficit), at least 2 MTU. With TCP's 64 KB GSO
+ * packets and quanta that large, less would forget most of a packet at
+ * every charge and bend unequal quanta towards one packet each.
+ */
+static u64 htbx_xlead(const struct htbx_cls *c)
+{
+	return clamp_t(u64, READ_ONCE(c->sh->quantum), HTBX_VLEAD, 1U << 24);
+}
+
 /* @x kept within @lim of @v either way (wrap-safe). */
 static u64 htbx_vclamp(u64 x, u64 v, s64 lim)
 {
@@ -830,27 +842,27 @@ static u64 htbx_vclamp(u64 x, u64 v, s64 lim)
  * (its bucket's xfin) by len times the class's factor, so a class that
  * took more than its part of the excess on all queues runs ahead; a
  * leaf's node keeps one more, among the leaf's nodes. As in htbx_vtime,
- * lead and lag are kept within HTBX_VLEAD bytes of the class's (node's)
- * own, which also makes up for time spent out of the feed (sending on
- * its own rate, or idle). The class's clamp is one try: a queue that
- * loses the race to another leaves it to that one.
+ * lead and lag are kept within a bound (htbx_xlead) in bytes of the
+ * class's (node's) own, which also makes up for time spent out of the
+ * feed (sending on its own rate, or idle). The class's clamp is one
+ * try: a queue that loses the race to another leaves it to that one.
  */
 static void htbx_xtime(struct htbx_cls *c, int prio, u64 len)
 {
 	atomic64_t *cf = &c->sh->xfin[prio];
 	u64 v = atomic64_add_return(len, &c->parent->sh->xsent[prio]);
-	u64 f = htbx_xfactor(c, prio, false);
+	u64 f = htbx_xfactor(c, prio, false), lead = htbx_xlead(c);
 	s64 old, nx;
 
 	old = atomic64_add_return((len * f) >> 16, cf);
-	nx = htbx_vclamp(old, v, (HTBX_VLEAD * f) >> 16);
+	nx = htbx_vclamp(old, v, (lead * f) >> 16);
 	if (nx != old)
 		atomic64_try_cmpxchg(cf, &old, nx);
 	if (c->level)
 		return;
 	f = htbx_xfactor(c, prio, true);
 	c->xfin = htbx_vclamp(c->xfin + ((len * f) >> 16), v,
-			      (HTBX_VLEAD * f) >> 16);
+			      (lead * f) >> 16);
 }
 
 /*
@@ -860,15 +872,15 @@ static void htbx_xtime(struct htbx_cls *c, int prio, u64 len)
 static bool htbx_xahead(const struct htbx_cls *c, int prio)
 {
 	u64 v = (u64)atomic64_read(&c->parent->sh->xsent[prio]);
-	u64 f = htbx_xfactor(c, prio, false);
+	u64 f = htbx_xfactor(c, prio, false), lead = htbx_xlead(c);
 
 	if ((s64)(atomic64_read(&c->sh->xfin[prio]) - v) >
-	    (s64)((HTBX_VLEAD * f) >> 17))
+	    (s64)((lead * f) >> 17))
 		return true;
 	if (c->level)
 		return false;
 	f = htbx_xfactor(c, prio, true);
-	return (s64)(c->xfin - v) > (s64)((HTBX_VLEAD * f) >> 17);
+	return (s64)(c->xfin - v) > (s64)((lead * f) >> 17);
 }
 
 /* htbx_charge's step for a node @c whose buckets are shared (mq mode). */
