@@ -15,7 +15,8 @@
 #     counts them), the qdisc drained.
 #   - mq: four TCP flows, one per TX queue of a 4-queue veth, through one
 #     20 mbit class under an mq root: 20 within 2 %, a quarter per flow,
-#     counts.
+#     counts; then two classes borrowing from one parent, one flow against
+#     three on the other queues: the excess by quantum within 5 %.
 # First, the same flow through a class at 10gbit: what TCP reaches in this
 # guest at all. A rate the guest cannot carry (ceiling < rate + 5 %) is a
 # counted skip that says so, not a pass.
@@ -191,8 +192,42 @@ tcp_mq() {
 	else
 		fail "tcp mq: queue 0's flow took its quarter" "$l0 of $pkts packets (want 1/8 .. 3/8)"
 	fi
+	tcp_mq_shares "$ports"
 	tc_a qdisc del dev "$MQA" root
 	in_a "$IP" link del "$MQA"
+}
+
+# tcp_mq_shares PORTS: a parent's excess by quantum across queues, with
+# tc's defaults (quantum = rate / r2q, burst 1 ms of rate): 1:1 rate =
+# ceil 20 mbit, 1:10 rate 2 (quantum 25000) with the flow of queue 0 and
+# 1:20 rate 6 (quantum 75000) with the flows of queues 1-3, both ceil 20,
+# fq_codel. The excess 12 goes 1 : 3: 1:10 5, 1:20 15 mbit, held to 5 %
+# (TCP and 64 KB GSO packets against 2 and 6 mbit buckets of 1 ms).
+tcp_mq_shares() {
+	local a b
+	tc_a qdisc del dev "$MQA" root
+	if ! tc_a qdisc add dev "$MQA" root handle 1: htbx default 20 mq ||
+	   ! tc_a class add dev "$MQA" parent 1: classid 1:1 htbx rate 20mbit ceil 20mbit ||
+	   ! tc_a class add dev "$MQA" parent 1:1 classid 1:10 htbx rate 2mbit ceil 20mbit ||
+	   ! tc_a class add dev "$MQA" parent 1:1 classid 1:20 htbx rate 6mbit ceil 20mbit ||
+	   ! tc_a qdisc add dev "$MQA" parent 1:10 handle 10: fq_codel ||
+	   ! tc_a qdisc add dev "$MQA" parent 1:20 handle 20: fq_codel ||
+	   ! tc_a filter add dev "$MQA" parent 1: protocol ip prio 1 u32 \
+		match ip dport 5101 0xffff flowid 1:10; then
+		fail "tcp mq shares: 1:1 20mbit over 1:10 2mbit and 1:20 6mbit"
+		return
+	fi
+	WARM=2 WIN=6
+	# shellcheck disable=SC2086
+	tcp_flows "$MQA" 198.18.1.2 $1
+	a=$(rate_get "$RATES" 1:10) b=$(rate_get "$RATES" 1:20)
+	if awk -v a="$a" -v b="$b" 'BEGIN {
+		exit !(a >= 5 * 0.95 && a <= 5 * 1.05 && b >= 15 * 0.95 && b <= 15 * 1.05) }'; then
+		ok "tcp mq shares: the excess by quantum across queues (1:10 $a of 5, 1:20 $b of 15 mbit)"
+	else
+		fail "tcp mq shares: the excess by quantum across queues" "1:10 $a (want 5), 1:20 $b (want 15), 5 %; $(cat "$SC_TMP/send.out")"
+	fi
+	wait_until 20 tc_drained "$MQA"
 }
 tcp_mq
 
