@@ -88,6 +88,9 @@ struct htbx_part {
 	struct htbx_txq		*txq;		/* mq: the queue's scheduler */
 	struct gnet_stats_basic_sync bstats;	/* sent: the class's one count */
 	u32			drops;		/* enqueue drops */
+	/* mq: what of the leaf's counts the queue's qdisc holds */
+	u32			qlen_seen;
+	u32			backlog_seen;
 };
 
 struct htbx_class {
@@ -175,15 +178,20 @@ static inline bool htbx_is_leaf(const struct htbx_class *cl)
 /*
  * mq mode: the leaf's own count of what it holds is the truth, and the
  * queue's qdisc (t->sch, which qdisc_tree_reduce_backlog() does not reach:
- * a leaf's parent is the htbx qdisc) follows it. Called after the leaf
- * changed by @qlen0/@backlog0 less what it handed out or took in.
+ * a leaf's parent is the htbx qdisc) follows it: p->qlen_seen and
+ * p->backlog_seen are the leaf's counts as the queue's qdisc has them,
+ * less what the caller counts out itself. Under the queue's lock; also
+ * takes in what the leaf dropped outside the data path (a change of its
+ * limit: htbx_leaf_change).
  */
-static void htbx_mq_follow(struct htbx_part *p, u32 qlen0, u32 backlog0)
+static void htbx_mq_follow(struct htbx_part *p)
 {
 	struct Qdisc *sch = p->txq->sch, *leaf = p->leaf;
 
-	sch->q.qlen += leaf->q.qlen - qlen0;
-	sch->qstats.backlog += leaf->qstats.backlog - backlog0;
+	sch->q.qlen += leaf->q.qlen - p->qlen_seen;
+	sch->qstats.backlog += leaf->qstats.backlog - p->backlog_seen;
+	p->qlen_seen = leaf->q.qlen;
+	p->backlog_seen = leaf->qstats.backlog;
 }
 
 /*
@@ -198,8 +206,8 @@ void *htbx_leaf_dequeue(struct htbx_cls *c)
 {
 	struct htbx_part *p = htbx_part_of(c);
 	struct Qdisc *leaf = p->leaf;
-	u32 qlen0, backlog0, drops;
 	struct sk_buff *skb;
+	u32 drops;
 
 	if (unlikely(!leaf))
 		return NULL;
@@ -210,17 +218,15 @@ void *htbx_leaf_dequeue(struct htbx_cls *c)
 		return skb;
 	}
 
-	qlen0 = leaf->q.qlen;
-	backlog0 = leaf->qstats.backlog;
 	skb = qdisc_dequeue_peeked(leaf);
 	if (skb) {
 		/* the caller counts the packet itself out */
-		qlen0--;
-		backlog0 -= qdisc_pkt_len(skb);
+		p->qlen_seen--;
+		p->backlog_seen -= qdisc_pkt_len(skb);
 	}
-	drops = qlen0 - leaf->q.qlen;
+	drops = p->qlen_seen - leaf->q.qlen;
 	if (unlikely(drops)) {
-		htbx_mq_follow(p, qlen0, backlog0);
+		htbx_mq_follow(p);
 		p->txq->sch->qstats.drops += drops;
 		if (!leaf->q.qlen)
 			htbx_core_deactivate(&p->txq->core, c);
@@ -595,7 +601,7 @@ static int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	int ret = NET_XMIT_SUCCESS;
 	struct htbx_class *cl;
 	struct htbx_part *p;
-	u32 qlen0, backlog0;
+	u32 qlen0;
 	s32 drops;
 
 	cl = htbx_classify(skb, t->root, &ret);
@@ -615,17 +621,15 @@ static int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	p = htbx_part(cl, t->idx);
-	if (unlikely(p->txq)) {
-		qlen0 = p->leaf->q.qlen;
-		backlog0 = p->leaf->qstats.backlog;
-	}
+	if (unlikely(p->txq))
+		qlen0 = p->qlen_seen;
 	ret = qdisc_enqueue(skb, p->leaf, to_free);
 	if (unlikely(p->txq)) {
 		/* mq: a leaf that drops others to take this one (fq_codel,
 		 * sfq, ...) reports it to the htbx qdisc, not to @sch; the
 		 * queue's qdisc follows the leaf (this packet included)
 		 */
-		htbx_mq_follow(p, qlen0, backlog0);
+		htbx_mq_follow(p);
 		/* queued packets it dropped (the new one is counted below) */
 		drops = (ret == NET_XMIT_SUCCESS) - (s32)(p->leaf->q.qlen - qlen0);
 		if (unlikely(drops > 0))
@@ -704,6 +708,8 @@ static void htbx_txq_reset(struct htbx_txq *t)
 				p = htbx_part(cl, t->idx);
 				if (p->leaf)
 					qdisc_reset(p->leaf);
+				p->qlen_seen = 0;	/* so is the queue's */
+				p->backlog_seen = 0;
 				htbx_core_reset_cls(&t->core, &p->cls, now);
 				if (p->cls.sh)
 					htbx_bucket_fill(p->cls.sh, &p->cls,
@@ -828,14 +834,13 @@ static void htbx_purge_part(struct htbx_sched *q, struct htbx_class *cl,
 {
 	struct htbx_part *p = htbx_part(cl, i);
 	struct htbx_txq *t = htbx_txq_at(q, i);
-	u32 qlen0, backlog0;
+	u32 qlen0;
 
 	if (p->leaf) {
 		if (p->txq) {
-			qlen0 = p->leaf->q.qlen;
-			backlog0 = p->leaf->qstats.backlog;
+			qlen0 = p->qlen_seen;
 			qdisc_reset(p->leaf);
-			htbx_mq_follow(p, qlen0, backlog0);
+			htbx_mq_follow(p);
 			t->sch->qstats.drops += qlen0;
 		} else {
 			qdisc_purge_queue(p->leaf);
@@ -1487,12 +1492,97 @@ HTBX_CLASS_DELETE(htbx_delete)
  * it copies, as its dump has them (RTNL serialises the calls). The copy
  * keeps those ops; htbx_leaf_put() frees them once it is gone (a copy is
  * in no hash and no one else holds it).
+ *
+ * The leaf the user grafted stays queue 0's and the one tc finds by its
+ * handle. While it is a leaf of ours its ops are the kind's but for a
+ * change that hands the options on to every copy (htbx_leaf_change);
+ * it gets the kind's own back before anyone else may hold it again
+ * (htbx_leaf_unwrap: the graft that replaces it, htbx_leaf_put).
  */
 struct htbx_leaf_ops {
 	struct Qdisc_ops	ops;
 	const struct Qdisc_ops	*kind;
 	struct nlattr		*opt;		/* while the copy is made */
+	struct Qdisc		*sch;		/* queue 0's: the htbx qdisc */
+	struct htbx_class	*cl;		/* and the class it is a leaf of */
 };
+
+/*
+ * What a change made the leaf of @p drop (a lower limit), counted on its
+ * queue; its parent, the htbx qdisc, was told, but not the queue.
+ */
+static void htbx_leaf_changed(struct htbx_part *p)
+{
+	struct Qdisc *sch = p->txq->sch;
+	u32 drops;
+
+	spin_lock_bh(qdisc_lock(sch));
+	drops = p->qlen_seen - p->leaf->q.qlen;
+	if (drops) {
+		htbx_mq_follow(p);
+		sch->qstats.drops += drops;
+		if (!p->leaf->q.qlen)
+			htbx_core_deactivate(&p->txq->core, &p->cls);
+	}
+	spin_unlock_bh(qdisc_lock(sch));
+}
+
+static int htbx_leaf_change(struct Qdisc *leaf, struct nlattr *opt,
+			    struct netlink_ext_ack *extack)
+{
+	const struct htbx_leaf_ops *w =
+		container_of(leaf->ops, struct htbx_leaf_ops, ops);
+	struct htbx_sched *q = qdisc_priv(w->sch);
+	struct Qdisc *c;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < htbx_nq(q); i++) {
+		c = htbx_part(w->cl, i)->leaf;
+		err = i ? c->ops->change(c, opt, extack) :
+			  w->kind->change(leaf, opt, extack);
+		if (err) {
+			/* the same options on the same kind: not seen */
+			if (i && extack && !extack->_msg)
+				NL_SET_ERR_MSG_MOD(extack, "mq mode: a copy of the leaf refused the change queue 0's took");
+			return err;
+		}
+		htbx_leaf_changed(htbx_part(w->cl, i));
+	}
+	return 0;
+}
+
+/* mq: @leaf's ops made to hand a change on to @cl's copies (see above). */
+static int htbx_leaf_wrap(struct Qdisc *sch, struct htbx_class *cl,
+			  struct Qdisc *leaf)
+{
+	struct htbx_leaf_ops *w;
+
+	if (!leaf->ops->change)
+		return 0;
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOBUFS;
+	w->ops = *leaf->ops;
+	w->ops.change = htbx_leaf_change;
+	w->kind = leaf->ops;
+	w->sch = sch;
+	w->cl = cl;
+	leaf->ops = &w->ops;
+	return 0;
+}
+
+/* The kind's own ops back on @leaf, once no class of ours holds it. */
+static void htbx_leaf_unwrap(struct Qdisc *leaf)
+{
+	struct htbx_leaf_ops *w;
+
+	if (leaf->ops->change != htbx_leaf_change)
+		return;
+	w = container_of(leaf->ops, struct htbx_leaf_ops, ops);
+	leaf->ops = w->kind;
+	kfree(w);
+}
 
 static int htbx_copy_init(struct Qdisc *sch, struct nlattr *opt,
 			  struct netlink_ext_ack *extack)
@@ -1505,8 +1595,10 @@ static int htbx_copy_init(struct Qdisc *sch, struct nlattr *opt,
 
 static void htbx_leaf_put(struct Qdisc *leaf)
 {
-	const struct Qdisc_ops *ops = leaf->ops;
+	const struct Qdisc_ops *ops;
 
+	htbx_leaf_unwrap(leaf);
+	ops = leaf->ops;
 	qdisc_put(leaf);
 	if (ops->init == htbx_copy_init)
 		kfree(container_of(ops, struct htbx_leaf_ops, ops));
@@ -1591,6 +1683,12 @@ static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 			return -ENOBUFS;
 		}
 	}
+	/* after the copies: they take the kind's ops from it */
+	if (q->mq && new && htbx_leaf_wrap(sch, cl, new)) {
+		leaves[0] = NULL;
+		htbx_put_leaves(leaves, htbx_nq(q));
+		return -ENOBUFS;
+	}
 
 	/* Purges the old leaves; the class leaves its queues' rings. */
 	htbx_lock(sch);
@@ -1604,6 +1702,8 @@ static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 	htbx_unlock(sch);
 
 	*old = leaves[0];
+	if (*old)
+		htbx_leaf_unwrap(*old);
 	leaves[0] = NULL;
 	htbx_put_leaves(leaves, htbx_nq(q));
 	return 0;
