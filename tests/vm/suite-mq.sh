@@ -499,13 +499,14 @@ drained_counts "leaves"
 
 # ---- a change of a leaf reaches its copy on every queue ----
 #
-# fq_codel limit 1000 on 1:10 (rate = ceil 5 mbit: its four copies fill
-# up), then `tc qdisc change ... limit 20` under traffic: every copy
-# takes it and drops down to 20 (1:10 holds at most 4 x 20 packets), the
-# drops counted on the queues (sent + dropped = pktgen's), drained.
-# Before, only queue 0's copy changed (the one tc finds by its handle).
+# fq_codel limit 200 on 1:10 (rate = ceil 5 mbit: its four copies fill
+# up; codel's target of 2 s drops nothing), then `tc qdisc change ...
+# limit 10` under traffic: every copy takes it and drops down to 10
+# (1:10 holds at most 4 x 10 packets), the drops counted on the queues
+# (sent + dropped = pktgen's), drained. Before, only queue 0's copy
+# changed (the one tc finds by its handle).
 cls_qlen() { cls_get "$(class_stats "$DEV")" 1:10 qlen; }
-cls_full() { [ "$(cls_qlen)" -gt 2000 ] 2>/dev/null; }
+cls_full() { [ "$(cls_qlen)" -gt 600 ] 2>/dev/null; }
 tc_a qdisc del dev "$DEV" root
 tree "rate 5mbit ceil 5mbit" "rate 30mbit ceil 35mbit"
 tc_a qdisc del dev "$DEV" parent 1:10
@@ -513,18 +514,19 @@ pgsetup 5001 5002
 pgstart
 if ! load_qdisc_mod sch_fq_codel; then
 	skip "leaf change: fq_codel on 1:10" "no sch_fq_codel: $LOAD_ERR"
-elif ! err=$(tc_a qdisc add dev "$DEV" parent 1:10 handle 10: fq_codel limit 1000 flows 16 2>&1); then
-	fail "leaf change: fq_codel limit 1000 on 1:10" "$err"
+elif ! err=$(tc_a qdisc add dev "$DEV" parent 1:10 handle 10: fq_codel limit 200 flows 16 \
+		target 2s interval 4s 2>&1); then
+	fail "leaf change: fq_codel limit 200 on 1:10" "$err"
 elif ! wait_until 20 cls_full; then
 	fail "leaf change: 1:10's copies fill up" "1:10 holds $(cls_qlen) packets"
-elif ! err=$(tc_a qdisc change dev "$DEV" parent 1:10 handle 10: fq_codel limit 20 2>&1); then
-	fail "leaf change: fq_codel limit 20 taken" "$err"
+elif ! err=$(tc_a qdisc change dev "$DEV" parent 1:10 handle 10: fq_codel limit 10 2>&1); then
+	fail "leaf change: fq_codel limit 10 taken" "$err"
 else
 	n=$(cls_qlen)
-	if [ "$n" -le $((4 * 20)) ] 2>/dev/null; then
-		ok "leaf change: limit 1000 -> 20 reached every queue's copy (1:10 holds $n packets on 4 queues)"
+	if [ "$n" -le $((4 * 10)) ] 2>/dev/null; then
+		ok "leaf change: limit 200 -> 10 reached every queue's copy (1:10 holds $n packets on 4 queues)"
 	else
-		fail "leaf change: limit 1000 -> 20 reached every queue's copy" "1:10 holds $n packets (want <= 80)"
+		fail "leaf change: limit 200 -> 10 reached every queue's copy" "1:10 holds $n packets (want <= 40)"
 	fi
 fi
 pgstop
