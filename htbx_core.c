@@ -776,6 +776,16 @@ static u32 htbx_giants(const void *pkt, u32 len, u32 mtu)
  */
 #define HTBX_VLEAD	(2 * 1514)
 
+/* @x kept within @lim of @v either way (wrap-safe). */
+static u64 htbx_vclamp(u64 x, u64 v, s64 lim)
+{
+	if ((s64)(x - v) > lim)
+		return v + lim;
+	if ((s64)(v - x) > lim)
+		return v - lim;
+	return x;
+}
+
 static void htbx_vtime(struct htbx_cls *x, u64 len)
 {
 	u64 v = atomic64_add_return(len, &x->sh->vsent);
@@ -783,11 +793,7 @@ static void htbx_vtime(struct htbx_cls *x, u64 len)
 	u64 lim = n * HTBX_VLEAD;
 
 	/* lead and lag both bounded: see the comment above */
-	x->vfin += len * n;
-	if (x->vfin > v + lim)
-		x->vfin = v + lim;
-	else if (x->vfin + lim < v)
-		x->vfin = v - lim;
+	x->vfin = htbx_vclamp(x->vfin + len * n, v, (s64)lim);
 }
 
 /*
@@ -824,16 +830,6 @@ static u64 htbx_xfactor(const struct htbx_cls *c, int prio, bool node)
 static u64 htbx_xlead(const struct htbx_cls *c)
 {
 	return clamp_t(u64, READ_ONCE(c->sh->quantum), HTBX_VLEAD, 1U << 24);
-}
-
-/* @x kept within @lim of @v either way (wrap-safe). */
-static u64 htbx_vclamp(u64 x, u64 v, s64 lim)
-{
-	if ((s64)(x - v) > lim)
-		return v + lim;
-	if ((s64)(v - x) > lim)
-		return v - lim;
-	return x;
 }
 
 /*

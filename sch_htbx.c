@@ -195,6 +195,23 @@ static void htbx_mq_follow(struct htbx_part *p)
 }
 
 /*
+ * mq: what the leaf of @p dropped since the queue last followed it,
+ * counted as the queue's drops; the class leaves the rings if that
+ * emptied it. Under the queue's lock.
+ */
+static void htbx_mq_dropped(struct htbx_part *p)
+{
+	u32 drops = p->qlen_seen - p->leaf->q.qlen;
+
+	if (likely(!drops))
+		return;
+	htbx_mq_follow(p);
+	p->txq->sch->qstats.drops += drops;
+	if (!p->leaf->q.qlen)
+		htbx_core_deactivate(&p->txq->core, &p->cls);
+}
+
+/*
  * May re-enter the core: a leaf that drops inside its ->dequeue (codel,
  * fq_codel, netem with a refusing child) reports it with
  * qdisc_tree_reduce_backlog(), which reaches htbx_qlen_notify() and
@@ -207,7 +224,6 @@ void *htbx_leaf_dequeue(struct htbx_cls *c)
 	struct htbx_part *p = htbx_part_of(c);
 	struct Qdisc *leaf = p->leaf;
 	struct sk_buff *skb;
-	u32 drops;
 
 	if (unlikely(!leaf))
 		return NULL;
@@ -224,13 +240,7 @@ void *htbx_leaf_dequeue(struct htbx_cls *c)
 		p->qlen_seen--;
 		p->backlog_seen -= qdisc_pkt_len(skb);
 	}
-	drops = p->qlen_seen - leaf->q.qlen;
-	if (unlikely(drops)) {
-		htbx_mq_follow(p);
-		p->txq->sch->qstats.drops += drops;
-		if (!leaf->q.qlen)
-			htbx_core_deactivate(&p->txq->core, c);
-	}
+	htbx_mq_dropped(p);
 	if (unlikely(!skb) && leaf->q.qlen)
 		qdisc_warn_nonwc("htbx", leaf);
 	return skb;
@@ -1514,16 +1524,9 @@ struct htbx_leaf_ops {
 static void htbx_leaf_changed(struct htbx_part *p)
 {
 	struct Qdisc *sch = p->txq->sch;
-	u32 drops;
 
 	spin_lock_bh(qdisc_lock(sch));
-	drops = p->qlen_seen - p->leaf->q.qlen;
-	if (drops) {
-		htbx_mq_follow(p);
-		sch->qstats.drops += drops;
-		if (!p->leaf->q.qlen)
-			htbx_core_deactivate(&p->txq->core, &p->cls);
-	}
+	htbx_mq_dropped(p);
 	spin_unlock_bh(qdisc_lock(sch));
 }
 
