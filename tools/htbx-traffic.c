@@ -48,7 +48,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: htbx-traffic recv [-t SECS] [-w WARMUP] [-j] [--tcp] PORT...\n"
 "       htbx-traffic send -d ADDR [-t SECS] [-s PAYLOAD] [--tcp] FLOW...\n"
-"       htbx-traffic tcrate -i DEV [-t SECS] [-w WARMUP]\n"
+"       htbx-traffic tcrate -i DEV [-t SECS] [-w WARMUP] [-s]\n"
 "       htbx-traffic --help\n"
 "\n"
 "recv: listen on each PORT (UDP, or TCP with --tcp). The measurement window\n"
@@ -101,7 +101,15 @@ static void usage(FILE *f)
 "  bytes * 8 / secs / 10^6.\n"
 "  -i DEV      the device (in the current network namespace)\n"
 "  -t SECS     the interval (default 1; decimals allowed)\n"
-"  -w WARMUP   seconds to wait before the first read (default 0)\n");
+"  -w WARMUP   seconds to wait before the first read (default 0)\n"
+"  -s          also how much of the interval the guest ran: the CPU time the\n"
+"              kernel accounted on all CPUs (/proc/stat) over online CPUs x\n"
+"              the time between the two reads, in %%, as a last line\n"
+"              cpu acct_pct 99.8\n"
+"              The kernels here account CPU time by tick: a busy guest that\n"
+"              the host deschedules (plain TCG) misses ticks and shows less\n"
+"              than 100 (idle time is counted by clock, so an idle guest\n"
+"              shows 100 whatever the host did).\n");
 }
 
 static void die(const char *fmt, ...)
@@ -835,12 +843,39 @@ static int tc_class_dump(int fd, int ifindex, struct htbx_tcclass *out, int max,
 	return n;
 }
 
+/*
+ * tcrate -s: the CPU time the kernel accounted on all CPUs so far
+ * (/proc/stat's "cpu" line, user .. steal) in clock ticks, and *@t the
+ * moment it was read; -1 when it cannot be read.
+ */
+static double cpu_ticks(int64_t *t)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	double sum = 0;
+	int i, n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	*t = now_ns();
+	fclose(f);
+	if (n < 4)
+		return -1;
+	for (i = 0; i < 8; i++)
+		sum += v[i];
+	return sum;
+}
+
 static int cmd_tcrate(int argc, char **argv)
 {
 	static struct htbx_tcclass a[HTBX_MAX_CLASSES], b[HTBX_MAX_CLASSES];
 	int64_t secs = NSEC_PER_SEC, warm = 0, ta, tb;
 	const char *dev = NULL;
-	int i, j, na, nb, fd, ifindex;
+	int i, j, na, nb, fd, ifindex, acct = 0;
+	double ca = 0, cb = 0;
+	int64_t tca = 0, tcb = 0;
 
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-i") && i + 1 < argc) {
@@ -851,6 +886,8 @@ static int cmd_tcrate(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-w") && i + 1 < argc) {
 			if (parse_secs(argv[++i], &warm))
 				die("bad -w %s", argv[i]);
+		} else if (!strcmp(argv[i], "-s")) {
+			acct = 1;
 		} else {
 			die("tcrate: unknown or incomplete option %s (see --help)", argv[i]);
 		}
@@ -868,10 +905,14 @@ static int cmd_tcrate(int argc, char **argv)
 	na = tc_class_dump(fd, ifindex, a, HTBX_MAX_CLASSES, &ta);
 	if (na < 0)
 		die("tcrate: class dump of %s: %s", dev, strerror(errno));
+	if (acct)
+		ca = cpu_ticks(&tca);
 	sleep_until(ta + secs);
 	nb = tc_class_dump(fd, ifindex, b, HTBX_MAX_CLASSES, &tb);
 	if (nb < 0)
 		die("tcrate: class dump of %s: %s", dev, strerror(errno));
+	if (acct)
+		cb = cpu_ticks(&tcb);
 	close(fd);
 	for (j = 0; j < nb; j++) {
 		for (i = 0; i < na && a[i].handle != b[j].handle; i++)
@@ -885,6 +926,12 @@ static int cmd_tcrate(int argc, char **argv)
 		       (unsigned long long)(b[j].packets - a[i].packets),
 		       b[j].drops - a[i].drops, (double)(tb - ta) / NSEC_PER_SEC);
 	}
+	if (acct && ca >= 0 && cb >= 0 && tcb > tca)
+		printf("cpu acct_pct %.1f\n", (cb - ca) * 100. *
+		       NSEC_PER_SEC / sysconf(_SC_CLK_TCK) /
+		       sysconf(_SC_NPROCESSORS_ONLN) / (double)(tcb - tca));
+	else if (acct)
+		printf("cpu acct_pct unknown\n");
 	return 0;
 }
 

@@ -49,7 +49,12 @@
 # thread per vCPU flooding every queue (shards on both CPUs at once),
 # plus the fuzz; there a host that deschedules the guest for longer than
 # a bucket's burst loses the guest tokens, so its bounds are 10 % below
-# and 1 % above (a shaper must never pass more).
+# and 1 % above (a shaper must never pass more). A window in which the
+# guest ran less than ACCT_MIN % of the time (tcrate -s; a loaded CI host
+# kept it from running, and the queue whose vCPU stops loses its turns
+# to the others) judges only the ceilings' upper bounds; its shares are
+# a counted SKIP naming the figure. The counts are judged whatever the
+# host did.
 
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
 
@@ -85,6 +90,7 @@ if [ "${HTBX_ICOUNT:-0}" = 1 ]; then
 else
 	CEIL_LO=10 CEIL_HI=1 SHARE_LO=10 SHARE_HI=2 LIMIT=1000
 fi
+ACCT_MIN=95
 PG=/proc/net/pktgen
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 [ "$NCPU" -gt 1 ] || NCPU=1
@@ -202,9 +208,22 @@ pgsum() {
 	echo "$_s"
 }
 
-# near DESC ACTUAL EXPECTED LO HI: a TAP line, ok when ACTUAL is at most
-# LO % below and HI % above EXPECTED.
+# near DESC ACTUAL EXPECTED LO HI [ceil]: a TAP line, ok when ACTUAL is at
+# most LO % below and HI % above EXPECTED. After a stalled window (rates)
+# a share is not judged (judged); a ceiling ("ceil") is still held to its
+# upper bound, which no stall can excuse: a stall loses tokens, it never
+# gives any.
 near() {
+	if [ -n "${STALLED:-}" ] && [ "${6:-}" = ceil ]; then
+		if awk -v a="$2" -v e="$3" -v h="$5" 'BEGIN {
+			exit !(a ~ /^[0-9.]+$/ && a <= e * (1 + h / 100)) }'; then
+			ok "$1: $2 mbit, not above $3 + $5 % (the lower bound not judged: the host stalled the guest: $STALL)"
+		else
+			fail "$1" "got ${2:-nothing}, want at most $3 + $5 %"
+		fi
+		return
+	fi
+	judged "$1" || return 0
 	if awk -v a="$2" -v e="$3" -v l="$4" -v h="$5" 'BEGIN {
 		if (a == "" || a !~ /^[0-9.]+$/) exit 1
 		exit !(a >= e * (1 - l / 100) && a <= e * (1 + h / 100)) }'; then
@@ -218,7 +237,33 @@ root_line() { qdisc_stats "$DEV" | awk '$3 == "root"'; }
 root_sent_some() { [ "$(root_line | awk '{ print $5 }')" -gt 100 ] 2>/dev/null; }
 
 # rates SECS: class rates of $DEV over SECS after 1 s (lines of class_rates).
-rates() { R=$(class_rates "$DEV" "$1" 1); }
+# On plain TCG also how much of the window the guest ran (tcrate -s: the
+# CPU time its kernel accounted, by tick, over vCPUs x window): STALLED is
+# set when that is below ACCT_MIN %. A busy guest the host deschedules
+# misses ticks; it also loses its buckets' tokens and its queues' turns
+# (the vCPU of one queue stops while the others go on), so its rates and
+# shares say nothing about htbx: judged() makes their checks a counted
+# SKIP that names the figure. Under --icount the host cannot stall it.
+rates() {
+	if [ "${HTBX_ICOUNT:-0}" = 1 ]; then
+		R=$(class_rates "$DEV" "$1" 1)
+		STALLED=
+		return
+	fi
+	R=$(in_a "$HTBX_TRAFFIC" tcrate -i "$DEV" -t "$1" -w 1 -s)
+	ACCT=$(printf '%s\n' "$R" | awk '$1 == "cpu" { print $3 }')
+	echo "# the guest ran ${ACCT:-?} % of the window (its CPU time accounted)"
+	STALLED=$(printf '%s\n' "$R" | awk -v m="$ACCT_MIN" '$1 == "cpu" && !($3 >= m) { print 1 }')
+	STALL="the guest ran ${ACCT:-?} % of the window, less than $ACCT_MIN %"
+}
+
+# judged DESC: true when the last window's rates can be judged; else a
+# counted SKIP of DESC that says why.
+judged() {
+	[ -z "${STALLED:-}" ] && return 0
+	skip "$1" "the host stalled the guest: $STALL"
+	return 1
+}
 
 # Packets of the leaf qdisc tc shows for CLASSID: queue 0's (the other
 # queues have copies tc does not show).
@@ -270,7 +315,7 @@ for n in ${HTBX_MQ_QUEUES:-2 4 8}; do
 	rates "${HTBX_MQ_SECS:-3}"
 	pgstop
 	top=$(rate_get "$R" 1:1)
-	near "$n queues: 1:1 ceil 40mbit shared by the queues" "$top" 40 "$CEIL_LO" "$CEIL_HI"
+	near "$n queues: 1:1 ceil 40mbit shared by the queues" "$top" 40 "$CEIL_LO" "$CEIL_HI" ceil
 	cls=$(class_stats "$DEV")
 	all=$(cls_get "$cls" 1:10 pkts)
 	l0=$(leaf0_pkts 1:10)
@@ -326,7 +371,7 @@ requeues() {
 		rates 2
 		pgstop
 		near "requeues: 1:1 ceil 40mbit with a driver pushing back on 4 queues" \
-			"$(rate_get "$R" 1:1)" 40 "$CEIL_LO" "$CEIL_HI"
+			"$(rate_get "$R" 1:1)" 40 "$CEIL_LO" "$CEIL_HI" ceil
 		drained_counts "requeues"
 		_pq=$(cat /sys/module/htbx_busydev/parameters/busy_queue)
 		_busy=$(cat /sys/module/htbx_busydev/parameters/busy_returns)
@@ -418,7 +463,9 @@ prio() {
 	fed "prio ($1)" "rate 5mbit ceil 40mbit prio 0" "rate 5mbit ceil 40mbit prio 1" "$2" ||
 		return
 	a=$(rate_get "$R" 1:10) b=$(rate_get "$R" 1:20)
-	if awk -v a="$a" -v b="$b" -v l="$SHARE_LO" -v h="$SHARE_HI" 'BEGIN {
+	if ! judged "prio ($1): prio 0 takes the excess"; then
+		:
+	elif awk -v a="$a" -v b="$b" -v l="$SHARE_LO" -v h="$SHARE_HI" 'BEGIN {
 		exit !(a >= 35 * (1 - l / 100) && a <= 35 * (1 + h / 100) &&
 		       b >= 5 * 0.98 && b <= 5 + 40 * 0.02) }'; then
 		ok "prio ($1): prio 0 takes the excess (1:10 $a of 35, 1:20 $b of 5)"
@@ -478,7 +525,11 @@ for leaf in "pfifo limit 100" "bfifo limit 100000" "fq_codel flows 64 limit 500"
 	top=$(rate_get "$R" 1:1)
 	a=$(rate_get "$R" 1:10)
 	# 1:10 at least near its rate (tbf's own 20mbit and netem pass it)
-	if awk -v t="$top" -v a="$a" 'BEGIN { exit !(t <= 40 * 1.02 && t > 20 && a > 10 * 0.9) }'; then
+	# (after a stall only the ceiling: see near)
+	if [ -n "${STALLED:-}" ] &&
+	   awk -v t="$top" 'BEGIN { exit !(t <= 40 * 1.02) }'; then
+		ok "leaves: $kind on 1:10, copied to 4 queues (1:1 $top mbit, ceil 40; 1:10 $a not judged: the host stalled the guest: $STALL)"
+	elif awk -v t="$top" -v a="$a" 'BEGIN { exit !(t <= 40 * 1.02 && t > 20 && a > 10 * 0.9) }'; then
 		ok "leaves: $kind on 1:10, copied to 4 queues (1:1 $top mbit, ceil 40; 1:10 $a, rate 10)"
 	else
 		fail "leaves: $kind on 1:10, copied to 4 queues" "1:1 $top mbit (ceil 40), 1:10 $a (rate 10)"
@@ -553,7 +604,7 @@ done
 	fail "changes under traffic: every change taken"
 rates 1
 top=$(rate_get "$R" 1:1)
-near "changes under traffic: 1:1 still at its ceil" "$top" 40 "$CEIL_LO" 3
+near "changes under traffic: 1:1 still at its ceil" "$top" 40 "$CEIL_LO" 3 ceil
 pgstop
 drained_counts "changes under traffic"
 pgstart
