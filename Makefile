@@ -124,6 +124,12 @@ style:
 # modules mostly wait on the archive and dpkg (their suites' build roots,
 # made on first use): on a fresh machine both run at once; then the
 # modules of the built kernels.
+# When make check started (tests/run-all's time budget counts from it).
+ifndef HTBX_CHECK_START
+HTBX_CHECK_START := $(shell date +%s)
+endif
+export HTBX_CHECK_START
+
 check: setup
 	$(Q)$(MAKE) --no-print-directory all & all=$$!; \
 		$(MAKE) --no-print-directory built-kernels; rc=$$?; \
