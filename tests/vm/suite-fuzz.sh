@@ -6,7 +6,8 @@
 # HTBX_FUZZ_OPS operations (default 10000; valid and mutated qdisc, class and
 # filter requests, leaf grafts of ten kinds, device down/up, each round's
 # namespace deleted with its trees inside, all under traffic), its
-# invariants checked from dumps (see tools/htbx-fuzz.c). Then sch_htbx must
+# invariants checked from dumps (see tools/htbx-fuzz.c); then the same on
+# 4-queue devices in mq mode (-q 4). Then sch_htbx must
 # unload: no qdisc or class outlives its namespace. On the debug kernel the
 # boot's detectors (KASAN, lockdep, kmemleak scanned after the command)
 # judge the same run.
@@ -40,6 +41,23 @@ rc=$?
 t1=$(cut -d' ' -f1 /proc/uptime)
 echo "# htbx-fuzz: exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 [ $rc -le 1 ] || fail "htbx-fuzz ran to its end" "exit $rc"
+
+# mq mode: the same kind of run on devices with 4 TX queues (htbx-fuzz
+# -q 4: the roots are made with mq, so every class's leaf has a copy per
+# queue and the buckets are shared), on every line and on debug, where
+# KASAN, lockdep and kmemleak judge it; HTBX_MQ_FUZZ_OPS operations
+# (default 3000). Its checks are named "mq:".
+mq_ops=${HTBX_MQ_FUZZ_OPS:-3000}
+echo "# htbx-fuzz -q 4 -s $seed -n $mq_ops on $(uname -r)"
+t0=$(cut -d' ' -f1 /proc/uptime)
+"$FUZZ" -q 4 -s "$seed" -n "$mq_ops" >/tmp/htbx-fuzz-mq.out 2>&1
+rc=$?
+t1=$(cut -d' ' -f1 /proc/uptime)
+sed -E 's/^(not ok|ok) - htbx-fuzz/\1 - mq: htbx-fuzz -q 4/' /tmp/htbx-fuzz-mq.out
+echo "# htbx-fuzz -q 4: exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
+[ $rc -le 1 ] || fail "mq: htbx-fuzz -q 4 ran to its end" "exit $rc"
+grep -qE '^(not ok|ok) - ' /tmp/htbx-fuzz-mq.out ||
+	fail "mq: htbx-fuzz -q 4 reported" "$(tail -n 3 /tmp/htbx-fuzz-mq.out)"
 
 # Namespaces go in a workqueue after their last process: poll.
 unload() { rmmod sch_htbx 2>/dev/null; }
