@@ -301,6 +301,7 @@ static void htbx_row_add(struct htbx_core *q, struct htbx_cls *cl,
 		htbx_ring_add(&q->row[cl->level][prio], cl, prio);
 		q->row_mask[cl->level] |= BIT(prio);
 	}
+	q->level_mask |= BIT(cl->level);
 }
 
 static void htbx_row_del(struct htbx_core *q, struct htbx_cls *cl,
@@ -316,6 +317,8 @@ static void htbx_row_del(struct htbx_core *q, struct htbx_cls *cl,
 		if (!r->n)
 			q->row_mask[cl->level] &= ~BIT(prio);
 	}
+	if (!q->row_mask[cl->level])
+		q->level_mask &= ~BIT(cl->level);
 }
 
 /*
@@ -437,18 +440,9 @@ static void htbx_deactivate_prios(struct htbx_core *q,
 		htbx_row_del(q, cl, m);
 }
 
-/*
- * Re-evaluate cl's mode @diff ns after its last update and move it between
- * row, feed and nowhere. The event queue is the caller's business; *wait
- * is how long until the mode can improve.
- */
-static void htbx_change_mode(struct htbx_core *q, struct htbx_cls *cl,
-			     s64 diff, s64 *wait)
+/* cl takes mode @new: move it between row, feed and nowhere. */
+static void htbx_set_mode(struct htbx_core *q, struct htbx_cls *cl, int new)
 {
-	int new = htbx_class_mode(cl, diff, wait);
-
-	if (new == cl->cmode)
-		return;
 	if (new == HTBX_CANT_SEND) {
 		/* what htb counts: classes entering CANT_SEND */
 		cl->overlimits++;
@@ -464,6 +458,21 @@ static void htbx_change_mode(struct htbx_core *q, struct htbx_cls *cl,
 	} else {
 		cl->cmode = new;
 	}
+}
+
+/*
+ * Re-evaluate cl's mode @diff ns after its last update and move it between
+ * row, feed and nowhere. The event queue is the caller's business; *wait
+ * is how long until the mode can improve. Inline: per packet and level
+ * the mode mostly stays, and the move is out of line.
+ */
+static inline void htbx_change_mode(struct htbx_core *q, struct htbx_cls *cl,
+				    s64 diff, s64 *wait)
+{
+	int new = htbx_class_mode(cl, diff, wait);
+
+	if (unlikely(new != cl->cmode))
+		htbx_set_mode(q, cl, new);
 }
 
 /* Mode from scratch at @now, with the event queue made to match. */
@@ -753,11 +762,9 @@ static int htbx_lookup_leaf(struct htbx_core *q, int level, int prio,
 	return 0;
 }
 
-/* Segments of @pkt (@len bytes) longer than @mtu. */
-static u32 htbx_giants(const void *pkt, u32 len, u32 mtu)
+/* Segments of a packet of @len bytes in @segs longer than @mtu. */
+static u32 htbx_giants(u32 segs, u32 len, u32 mtu)
 {
-	u32 segs = htbx_pkt_segs(pkt);
-
 	if (segs <= 1)
 		return len > mtu;
 	/* GSO: equal segments but the last; headers are in every one */
@@ -913,12 +920,13 @@ static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
 			int level, int prio, const void *pkt, u32 len,
 			u64 now)
 {
+	u32 segs = htbx_pkt_segs(pkt);
 	struct htbx_cls *c;
 	s64 diff, t, wait;
 	u64 wire;
 	int old;
 
-	leaf->giants += htbx_giants(pkt, len, leaf->cfg.mtu);
+	leaf->giants += htbx_giants(segs, len, leaf->cfg.mtu);
 	for (c = leaf; c; c = c->parent) {
 		wire = htbx_wire_len(&c->cfg.len, len);
 		if (unlikely(c->sh)) {
@@ -950,7 +958,7 @@ mode:
 			if (c->cmode != HTBX_CAN_SEND)
 				htbx_pq_insert(q, c, htbx_key(now, wait));
 		}
-		htbx_cls_sent(c, pkt);
+		htbx_cls_sent(c, len, segs);
 	}
 }
 
@@ -1178,6 +1186,11 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 	q->stale = false;
 	q->poll = 0;
 	for (level = 0; level < HTBX_CORE_MAXDEPTH; level++) {
+		/* the next level with members, if any */
+		m = q->level_mask >> level;
+		if (!m)
+			break;
+		level += __ffs(m);
 		/* lowest prio first; a tree may empty the rest of the mask */
 		while ((m = q->row_mask[level] & ~tried)) {
 			prio = __ffs(m);
@@ -1230,6 +1243,7 @@ void htbx_core_reset(struct htbx_core *q)
 			htbx_ring_init(&q->row[level][prio]);
 		q->row_mask[level] = 0;
 	}
+	q->level_mask = 0;
 	q->events = NULL;
 	q->next_event = 0;
 	q->poll = 0;

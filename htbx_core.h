@@ -157,6 +157,7 @@ struct htbx_cls {
 struct htbx_core {
 	struct htbx_ring	row[HTBX_CORE_MAXDEPTH][HTBX_CORE_NUMPRIO];
 	u8			row_mask[HTBX_CORE_MAXDEPTH];	/* prios with members */
+	u8			level_mask;	/* levels whose row_mask is not 0 */
 	struct htbx_pq_node	*events;	/* heap root: earliest key */
 	u64			next_event;	/* see htbx_core_dequeue */
 	u64			poll;		/* mq: outranked, look again then */
@@ -188,15 +189,17 @@ struct htbx_core {
  *				qdisc_pkt_len of the whole GSO packet).
  * htbx_pkt_segs(pkt)		segments it leaves the device as (GSO: gso_segs;
  *				else 1). Giants are counted per segment.
- * htbx_cls_sent(cl, pkt)	account pkt to cl's byte and packet counters;
- *				called once per packet for the leaf and each
- *				ancestor. No re-entry.
+ * htbx_cls_sent(cl, len, segs) account a packet of len bytes (htbx_pkt_len)
+ *				leaving as segs segments (htbx_pkt_segs) to
+ *				cl's byte and packet counters; called once
+ *				per packet for the leaf and each ancestor.
+ *				No re-entry.
  */
 void *htbx_leaf_dequeue(struct htbx_cls *cl);
 u32 htbx_leaf_qlen(const struct htbx_cls *cl);
 u32 htbx_pkt_len(const void *pkt);
 u32 htbx_pkt_segs(const void *pkt);
-void htbx_cls_sent(struct htbx_cls *cl, const void *pkt);
+void htbx_cls_sent(struct htbx_cls *cl, u32 len, u32 segs);
 
 /*
  * API (sch_htbx.c and the harness rely on these names):

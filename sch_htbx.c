@@ -265,9 +265,9 @@ u32 htbx_pkt_segs(const void *pkt)
 	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 }
 
-void htbx_cls_sent(struct htbx_cls *c, const void *pkt)
+void htbx_cls_sent(struct htbx_cls *c, u32 len, u32 segs)
 {
-	bstats_update(&htbx_part_of(c)->bstats, (const struct sk_buff *)pkt);
+	_bstats_update(&htbx_part_of(c)->bstats, len, segs);
 }
 
 /* ---- attribute names and ranges for the error messages ---- */

@@ -73,12 +73,12 @@ u32 htbx_leaf_qlen(const struct htbx_cls *cl)
 	return q > U32_MAX ? U32_MAX : (u32)q;
 }
 
-void htbx_cls_sent(struct htbx_cls *cl, const void *pkt)
+void htbx_cls_sent(struct htbx_cls *cl, u32 len, u32 segs)
 {
 	struct tcls *t = to_tcls(cl);
 
-	t->bytes += htbx_pkt_len(pkt);
-	t->packets += htbx_pkt_segs(pkt);
+	t->bytes += len;
+	t->packets += segs;
 }
 
 void sim_init(struct sim *s, u64 link)
@@ -223,7 +223,7 @@ const char *core_check(const struct htbx_core *q, struct tcls **ts, int n)
 	const char *err = NULL;
 	int i, prio, level, inpq = 0;
 
-	for (level = 0; level < HTBX_CORE_MAXDEPTH; level++)
+	for (level = 0; level < HTBX_CORE_MAXDEPTH; level++) {
 		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
 			const struct htbx_ring *r = &q->row[level][prio];
 
@@ -232,6 +232,9 @@ const char *core_check(const struct htbx_core *q, struct tcls **ts, int n)
 			if (!!(q->row_mask[level] & BIT(prio)) != !!r->n)
 				return "row_mask";
 		}
+		if (!!(q->level_mask & BIT(level)) != !!q->row_mask[level])
+			return "level_mask";
+	}
 	if (pq_count(q->events, 0, &err) < 0 || err)
 		return err ? err : "heap";
 	for (i = 0; i < n; i++) {
