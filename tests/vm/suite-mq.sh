@@ -24,7 +24,8 @@
 #     both saturated on every queue: 10 and 30 within 2 %;
 #   - prio: 1:10 prio 0 and 1:20 prio 1, rate 5 each, ceil 40, both on
 #     every queue, and 1:10 on queue 0 only: the excess goes to prio 0,
-#     35 within 2 %, 1:20 5 and at most 2 % of the ceiling more;
+#     35 within 2 %, 1:20 5 and at most 2 % of the ceiling more (plain
+#     TCG: 5 %, PRIO_HI below);
 #   - leaves: every kind grafted on 1:10 (copied to every queue) under
 #     traffic, the ceiling still holds and the counts still add up (cake
 #     with flow isolation: its default triple-isolate gives each of the
@@ -85,10 +86,16 @@ DEV=mq0
 # fills any.
 # Bounds, % below and above: icount the issue's; plain TCG (a guest the
 # host deschedules loses tokens, never gains them) 10 % below, 1 % above.
+# PRIO_HI: what the higher prio may get above its rate, in % of the
+# ceiling. Each pause of the lower prio's queue lets the others lend up
+# to half the parent's burst (design/multiqueue.md, published prios);
+# on plain TCG scripts/vm interleaves the vCPUs on one host thread, so
+# the queue 0 vCPU pauses whenever another runs: 2026-12-05, CI's load,
+# -smp 4 on 7.3, 1:20 took 6.130 of 5 (2.8 % of the ceiling more).
 if [ "${HTBX_ICOUNT:-0}" = 1 ]; then
-	CEIL_LO=1 CEIL_HI=1 SHARE_LO=2 SHARE_HI=2 LIMIT=10000
+	CEIL_LO=1 CEIL_HI=1 SHARE_LO=2 SHARE_HI=2 PRIO_HI=2 LIMIT=10000
 else
-	CEIL_LO=10 CEIL_HI=1 SHARE_LO=10 SHARE_HI=2 LIMIT=1000
+	CEIL_LO=10 CEIL_HI=1 SHARE_LO=10 SHARE_HI=2 PRIO_HI=5 LIMIT=1000
 fi
 ACCT_MIN=95
 PG=/proc/net/pktgen
@@ -446,7 +453,7 @@ fi
 # asks for it at prio 0, or while the parent has more than half its
 # burst unspent (design/multiqueue.md, published prios): 1:10 gets its
 # rate and all of the excess, within the share bound; 1:20 its rate and
-# at most 2 % of the ceiling more. Before published prios: 30-33 and
+# at most PRIO_HI % of the ceiling more. Before published prios: 30-33 and
 # 6-10 fed by the flow hash; 31.9-34.9 and 5.1-8.1 fed evenly.
 # fed NAME A-OPTS B-OPTS FEED: a new tree (tree's A-OPTS B-OPTS), fed by
 # pgsetup's FEED for 3 s; R has the rates. Fails NAME if the tree is not
@@ -468,12 +475,13 @@ prio() {
 	a=$(rate_get "$R" 1:10) b=$(rate_get "$R" 1:20)
 	if ! judged "prio ($1): prio 0 takes the excess"; then
 		:
-	elif awk -v a="$a" -v b="$b" -v l="$SHARE_LO" -v h="$SHARE_HI" 'BEGIN {
+	elif awk -v a="$a" -v b="$b" -v l="$SHARE_LO" -v h="$SHARE_HI" \
+		 -v p="$PRIO_HI" 'BEGIN {
 		exit !(a >= 35 * (1 - l / 100) && a <= 35 * (1 + h / 100) &&
-		       b >= 5 * 0.98 && b <= 5 + 40 * 0.02) }'; then
+		       b >= 5 * 0.98 && b <= 5 + 40 * p / 100) }'; then
 		ok "prio ($1): prio 0 takes the excess (1:10 $a of 35, 1:20 $b of 5)"
 	else
-		fail "prio ($1): prio 0 takes the excess" "1:10 $a (want 35 -$SHARE_LO % .. +$SHARE_HI %), 1:20 $b (want 4.9 .. 5.8)"
+		fail "prio ($1): prio 0 takes the excess" "1:10 $a (want 35 -$SHARE_LO % .. +$SHARE_HI %), 1:20 $b (want 4.9 .. $(awk -v p="$PRIO_HI" 'BEGIN { print 5 + 40 * p / 100 }'))"
 	fi
 	drained_counts "prio ($1)"
 }
