@@ -339,6 +339,66 @@ else
 		skip "filter action drop honoured" "u32/gact not available"
 	fi
 
+	# --- the default class follows the configuration ------------------------
+	# dflt_gain CLASS...: which of "direct" and the CLASSes carried 1 s of
+	# packets that name no class of 1: (priority 0, and 2:10, another
+	# qdisc's class); "none" or "several" otherwise
+	dflt_counts() {
+		_v=$(qd_field $BUSY 1: direct_packets_stat)
+		printf '%s ' "${_v:-0}"
+		for _c; do
+			_v=$(cls_sent $BUSY "$_c" | cut -d' ' -f2)
+			printf '%s ' "${_v:-0}"
+		done
+	}
+	dflt_gain() {
+		_b=$(dflt_counts "$@")
+		send_bg 1 5002,rate=2mbit 5004,prio=0x20010,rate=1mbit
+		wait $SEND_PID
+		wait_until 20 qd_backlog_empty $BUSY
+		_a=$(dflt_counts "$@")
+		awk -v a="$_b" -v b="$_a" -v n="direct $*" 'BEGIN {
+			k = split(a, A, " "); split(b, B, " "); split(n, N, " ")
+			for (i = 1; i <= k; i++) if (B[i] > A[i]) { g = N[i]; c++ }
+			print c == 1 ? g : (c ? "several" : "none") }'
+	}
+	dflt_step() {	# DESC EXPECT TC-COMMAND
+		_d=$1 _e=$2
+		shift 2
+		if ! $T "$@"; then
+			fail "default: $_d" "tc $* failed"
+			return
+		fi
+		_g=$(dflt_gain 1:10 1:11 1:20)
+		if [ "$_g" = "$_e" ]; then
+			ok "default: $_d: $_g"
+		else
+			fail "default: $_d" "want $_e, got $_g" "$($T -s class show dev $BUSY)"
+		fi
+	}
+	$T qdisc del dev $BUSY root
+	$T qdisc add dev $BUSY root handle 1: htbx default 20 direct_qlen 100000
+	dflt_step "a missing class goes direct" direct \
+		class add dev $BUSY parent 1: classid 1:1 htbx rate 100mbit
+	dflt_step "a class created after the qdisc names it" 1:20 \
+		class add dev $BUSY parent 1:1 classid 1:20 htbx rate 50mbit
+	dflt_step "qdisc change default 10, no such class: direct" direct \
+		qdisc change dev $BUSY root handle 1: htbx default 10
+	dflt_step "the class created" 1:10 \
+		class add dev $BUSY parent 1:1 classid 1:10 htbx rate 50mbit
+	dflt_step "qdisc change default 20 again" 1:20 \
+		qdisc change dev $BUSY root handle 1: htbx default 20
+	dflt_step "its class deleted: direct" direct \
+		class del dev $BUSY classid 1:20
+	dflt_step "qdisc change default 10 (an existing class)" 1:10 \
+		qdisc change dev $BUSY root handle 1: htbx default 10
+	dflt_step "it gains a child (inner): direct" direct \
+		class add dev $BUSY parent 1:10 classid 1:11 htbx rate 10mbit
+	dflt_step "the child deleted (a leaf again)" 1:10 \
+		class del dev $BUSY classid 1:11
+	dflt_step "default 1, an inner class: direct" direct \
+		qdisc change dev $BUSY root handle 1: htbx default 1
+
 	# --- htbx under tbf: a parent that peeks --------------------------------
 	$T qdisc del dev $BUSY root
 	t0=$(tx_bytes $BUSY)
