@@ -136,6 +136,7 @@ struct htbx_sched {
 	struct tcf_block	*block;
 
 	u32			defcls;		/* minor id of the default class */
+	struct htbx_class	*defcl;		/* the class it names, if any */
 	u32			r2q;
 	u32			direct_qlen;	/* limit of direct_queue */
 
@@ -529,6 +530,14 @@ static unsigned long htbx_search(struct Qdisc *sch, u32 handle)
 	return (unsigned long)htbx_find(handle, sch);
 }
 
+/* The class id the default names. */
+static u32 htbx_defcls_id(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	return TC_H_MAKE(TC_H_MAJ(sch->handle), q->defcls);
+}
+
 /**
  * htbx_classify - find the leaf class of @skb
  *
@@ -553,7 +562,10 @@ static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
 
 	if (skb->priority == sch->handle)
 		return HTBX_DIRECT;
-	cl = htbx_find(skb->priority, sch);
+	/* only an id of this qdisc can name one of its classes */
+	cl = NULL;
+	if (!TC_H_MAJ(skb->priority ^ sch->handle))
+		cl = htbx_find(skb->priority, sch);
 	if (cl) {
 		if (htbx_is_leaf(cl))
 			return cl;
@@ -591,7 +603,8 @@ static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
 		tcf = rcu_dereference_bh(cl->filter_list);
 	}
 
-	cl = htbx_find(TC_H_MAKE(TC_H_MAJ(sch->handle), q->defcls), sch);
+	/* the default class, kept by every change that may move it */
+	cl = q->defcl;
 	if (!cl || !htbx_is_leaf(cl))
 		return HTBX_DIRECT;
 	return cl;
@@ -1392,6 +1405,8 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (q->mq)
 		htbx_bucket_fill(cl->bucket, &cl->p.cls, now);
 	qdisc_class_hash_insert(&q->clhash, &cl->common);
+	if (classid == htbx_defcls_id(sch))
+		q->defcl = cl;
 	htbx_unlock(sch);
 
 	kfree(leaves);
@@ -1471,6 +1486,8 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 	for (i = 0; i < htbx_nq(q); i++)
 		htbx_purge_part(q, cl, i);
 	qdisc_class_hash_remove(&q->clhash, &cl->common);
+	if (q->defcl == cl)
+		q->defcl = NULL;
 	for (i = 0; i < htbx_nq(q); i++) {
 		if (htbx_core_del(&htbx_txq_at(q, i)->core,
 				  &htbx_part(cl, i)->cls, now) &&
@@ -2008,6 +2025,7 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 
 	htbx_lock(sch);
 	q->defcls = defcls;
+	q->defcl = htbx_find(htbx_defcls_id(sch), sch);
 	q->direct_qlen = direct_qlen;
 	if (r2q != q->r2q) {
 		/* Derived quanta of leaves follow the new r2q. */
