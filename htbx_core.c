@@ -15,7 +15,8 @@
  * class that is not CAN_SEND waits in one event queue (a pairing heap keyed
  * by the ns when its mode can improve; a key may be early, never late).
  *
- * A backlogged leaf is "active" for its prio. An active class that can send
+ * A backlogged leaf is "active" for its prio (single queue: also a leaf
+ * that emptied, until a dequeue finds it empty). An active class that can send
  * sits in row[level][prio]; one that may borrow sits in its parent's
  * feed[prio] and makes the parent active for that prio, up to the first
  * ancestor that can send. Dequeue serves rows from level 0 up and prio 0 up,
@@ -34,7 +35,11 @@
  * instead of a time budget, no mode hysteresis, and debt that a single
  * packet causes is never cut, so that even 1 byte/s with 64 KB GSO packets
  * is enforced exactly (htb clamps a class's debt at 60 s of its rate, so
- * rates below about mtu/60 s pass more than they should).
+ * rates below about mtu/60 s pass more than they should). A leaf that the
+ * dequeue empties stays active (single queue): htb deactivates it at
+ * once, and on a link that is not congested every packet then activates
+ * its leaf again through every borrowing ancestor (twice the work of the
+ * charge at depth 8); the next dequeue that finds it empty takes it out.
  *
  * Re-entry (see the hook contract in htbx_core.h): a leaf's dequeue may
  * deactivate that leaf. Everything after htbx_leaf_dequeue() therefore
@@ -327,14 +332,12 @@ static void htbx_row_del(struct htbx_core *q, struct htbx_cls *cl,
  * for an inner class, at which prios its children borrow (demand). Called
  * wherever a node's activity changes.
  */
-static void htbx_publish(struct htbx_cls *cl)
+static void __htbx_publish(struct htbx_cls *cl)
 {
 	bool active = !cl->level && cl->prio_activity;
 	unsigned long want, diff;
 	int prio;
 
-	if (likely(!cl->sh))
-		return;
 	if (active != cl->pub_active) {
 		if (active) {
 			/* no credit for the time it was idle */
@@ -355,6 +358,13 @@ static void htbx_publish(struct htbx_cls *cl)
 			atomic_dec(&cl->sh->demand[prio]);
 	}
 	cl->published = want;
+}
+
+/* Single-queue nodes have no bucket: the test inline, per level. */
+static inline void htbx_publish(struct htbx_cls *cl)
+{
+	if (unlikely(cl->sh))
+		__htbx_publish(cl);
 }
 
 /*
@@ -1146,7 +1156,14 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 	}
 	d = max_t(s64, d, -0x7fffffffLL);
 	leaf->deficit[level] = (s32)min_t(s64, d, 0x7fffffffLL);
-	if (!htbx_leaf_qlen(leaf))
+	/*
+	 * A leaf this emptied stays on its rings (single queue): on a link
+	 * that is not congested every packet empties its leaf, and the next
+	 * one would activate it again through every borrowing ancestor.
+	 * A dequeue that finds it still empty deactivates it (above). mq:
+	 * a node's activity is published (nactive, demand), so at once.
+	 */
+	if (unlikely(leaf->sh) && !htbx_leaf_qlen(leaf))
 		htbx_core_deactivate(q, leaf);
 	htbx_charge(q, leaf, level, prio, pkt, len, now);
 	return pkt;

@@ -244,10 +244,14 @@ const char *core_check(const struct htbx_core *q, struct tcls **ts, int n)
 		if (c->in_pq != (c->cmode != HTBX_CAN_SEND))
 			return "in_pq iff not CAN_SEND";
 		inpq += c->in_pq;
-		if (!c->level && !!c->prio_activity != !!ts[i]->qlen &&
-		    !ts[i]->nonwc &&
-		    !(ts[i]->reenter && !c->prio_activity))
-			return "leaf active iff backlogged";
+		/* single queue: a leaf that emptied stays active until a
+		 * dequeue finds it empty (htbx_dequeue_tree); mq: at once */
+		if (!c->level && !c->prio_activity && ts[i]->qlen &&
+		    !ts[i]->nonwc && !ts[i]->reenter)
+			return "backlogged leaf inactive";
+		if (!c->level && c->prio_activity && !ts[i]->qlen &&
+		    c->sh && !ts[i]->nonwc)
+			return "mq: empty leaf active";
 		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
 			bool act = c->prio_activity & BIT(prio);
 			bool in_row = on_list(&q->row[c->level][prio].head,

@@ -3,13 +3,19 @@
  * test_perf.c - cost of a dequeue: one class ("perf 1"), a chain of 8
  * levels that borrows through all of them ("perf deep8"), 10, 1000 and
  * 10000 backlogged leaves under inner classes of 100, borrowing ("perf
- * N"), and the rate math alone ("perf div"). Run by name only; `make
- * callgrind` counts the instructions of perf_loop.
+ * N"), and the rate math alone ("perf div"). "perf 1 pulse" and "perf
+ * deep8 pulse" drive the first two as pktgen drives the qdisc: one packet
+ * in, one out, so every dequeue also pays for the leaf's activation and
+ * deactivation. Run by name only; `make callgrind` counts the
+ * instructions of perf_loop.
  */
 #include <time.h>
 #include "harness.h"
 
 #define PERF_DEQ	200000
+
+/* pulse mode: the leaf that gets one packet before each dequeue */
+static struct tcls *perf_pulse;
 
 /* Kept out of line so that callgrind can count just this. */
 __attribute__((noinline)) u64 perf_loop(struct sim *s, u64 n)
@@ -18,6 +24,8 @@ __attribute__((noinline)) u64 perf_loop(struct sim *s, u64 n)
 	u64 i, got = 0;
 
 	for (i = 0; i < n; i++) {
+		if (perf_pulse)
+			tc_fill(s, perf_pulse, 1);
 		p = htbx_core_dequeue(&s->q, s->now);
 		if (p) {
 			got++;
@@ -80,7 +88,7 @@ static bool p1(char *msg, size_t sz)
 
 	sim_init(&s, MBIT(1000));
 	tc_add(&s, &lf[0], NULL, &c, 60);
-	tc_fill(&s, &lf[0], INF_PKTS);
+	tc_fill(&s, &lf[0], perf_pulse ? 0 : INF_PKTS);
 	return perf_run(&s, "1 class", msg, sz);
 }
 
@@ -95,8 +103,28 @@ static bool pdeep8(char *msg, size_t sz)
 	for (i = 1; i < 7; i++)
 		tc_add(&s, &in[i], &in[i - 1], &c, 0);
 	tc_add(&s, &lf[0], &in[6], &c, 60);
-	tc_fill(&s, &lf[0], INF_PKTS);
+	tc_fill(&s, &lf[0], perf_pulse ? 0 : INF_PKTS);
 	return perf_run(&s, "depth 8, borrowing", msg, sz);
+}
+
+static bool p1pulse(char *msg, size_t sz)
+{
+	bool ok;
+
+	perf_pulse = &lf[0];
+	ok = p1(msg, sz);
+	perf_pulse = NULL;
+	return ok;
+}
+
+static bool pdeep8pulse(char *msg, size_t sz)
+{
+	bool ok;
+
+	perf_pulse = &lf[0];
+	ok = pdeep8(msg, sz);
+	perf_pulse = NULL;
+	return ok;
 }
 
 /*
@@ -174,6 +202,8 @@ const struct utest tests_perf[] = {
 	{ "perf div", pdiv },
 	{ "perf 1", p1 },
 	{ "perf deep8", pdeep8 },
+	{ "perf 1 pulse", p1pulse },
+	{ "perf deep8 pulse", pdeep8pulse },
 	{ "perf 10", p10 },
 	{ "perf 1000", p1000 },
 	{ "perf 10000", p10000 },
