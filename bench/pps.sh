@@ -18,9 +18,11 @@
 #
 #   1class   one class 1:10 at 10gbit, reached as the default class
 #   1prio    the same class, named by skb->priority (no filter runs)
+#   1u32     the same class, chosen by a u32 filter (match UDP, flowid)
 #   deep8    a chain of 8 levels, 1:1 at 10gbit, each class below it rate
 #            1mbit ceil 10gbit: every packet borrows through 7 ancestors;
 #            the leaf named by skb->priority
+#   deep8u32 the same chain, the leaf chosen by that u32 filter
 #   4leaves  1:1 at 10gbit with 4 leaves, 64leaves: with 64 leaves; leaves
 #            rate 1mbit ceil 10gbit (all of them borrow); a u32 hash on
 #            the low bits of the UDP dst port spreads the packets evenly
@@ -102,7 +104,15 @@ prio_of() { echo $((0x10000 + 0x$1)); }
 TOP="rate 10gbit ceil 10gbit burst 64k cburst 64k"
 LEAF="rate 1mbit ceil 10gbit burst 64k cburst 64k"
 
-# tree KIND SHAPE: SHAPE 1class, 1prio, deep8, N (u32, N <= 64) or Nflow.
+# u32_to CLASS: one u32 filter at the root sends every UDP packet to CLASS.
+u32_to()
+{
+	tc filter add dev "$dev" parent 1: prio 1 protocol ip u32 \
+		match ip protocol 17 0xff flowid "$1"
+}
+
+# tree KIND SHAPE: SHAPE 1class, 1prio, 1u32, deep8, deep8u32, N (u32, N <= 64)
+# or Nflow.
 tree()
 {
 	local kind="$1" n="$2" i hex
@@ -110,10 +120,13 @@ tree()
 	pgset "$dev" "skb_priority 0"
 	pgset "$dev" "udp_dst_max 1088"
 	case $n in
-	1class|1prio)
+	1class|1prio|1u32)
 		tc qdisc add dev "$dev" root handle 1: "$kind" default 10 &&
 		tc class add dev "$dev" parent 1: classid 1:10 "$kind" $TOP || return 1
-		[ "$n" = 1class ] || pgset "$dev" "skb_priority $(prio_of 10)"
+		case $n in
+		1prio) pgset "$dev" "skb_priority $(prio_of 10)" ;;
+		1u32) u32_to 1:10 || return 1 ;;
+		esac
 		return ;;
 	esac
 	# every other shape: 1:1 at the top, its classes below it
@@ -126,6 +139,12 @@ tree()
 				$LEAF || return 1
 		done
 		pgset "$dev" "skb_priority $(prio_of 8)" ;;
+	deep8u32)
+		for i in 2 3 4 5 6 7 8; do
+			tc class add dev "$dev" parent "1:$((i - 1))" classid "1:$i" "$kind" \
+				$LEAF || return 1
+		done
+		u32_to 1:8 || return 1 ;;
 	*flow)
 		n=${n%flow}
 		awk -v n="$n" -v d="$dev" -v k="$kind" -v o="$LEAF" 'BEGIN {
@@ -172,7 +191,7 @@ tc qdisc del dev "$dev" root
 tc qdisc add dev "$dev" root handle 1: prio bands 2 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
 printf '%-9s %10s   (enqueued and dequeued through a pfifo child, no shaping)\n' prio "$(run)"
 printf '%-9s %10s %10s %7s %6s %9s\n' tree htbx htb ratio cost htbx/pfifo
-shapes="1class 1prio deep8 4 64"
+shapes="1class 1prio 1u32 deep8 deep8u32 4 64"
 for n in "$@"; do shapes="$shapes ${n}flow"; done
 for n in $shapes; do
 	name=$n
