@@ -107,25 +107,19 @@ static bool pdeep8(char *msg, size_t sz)
 	return perf_run(&s, "depth 8, borrowing", msg, sz);
 }
 
-static bool p1pulse(char *msg, size_t sz)
+/* @shape fed one packet before each dequeue. */
+static bool pulsed(bool (*shape)(char *, size_t), char *msg, size_t sz)
 {
 	bool ok;
 
 	perf_pulse = &lf[0];
-	ok = p1(msg, sz);
+	ok = shape(msg, sz);
 	perf_pulse = NULL;
 	return ok;
 }
 
-static bool pdeep8pulse(char *msg, size_t sz)
-{
-	bool ok;
-
-	perf_pulse = &lf[0];
-	ok = pdeep8(msg, sz);
-	perf_pulse = NULL;
-	return ok;
-}
+static bool p1pulse(char *msg, size_t sz) { return pulsed(p1, msg, sz); }
+static bool pdeep8pulse(char *msg, size_t sz) { return pulsed(pdeep8, msg, sz); }
 
 /*
  * The rate math alone: htbx_charge's two transmission times per level,
