@@ -6,7 +6,8 @@
  * N"), and the rate math alone ("perf div"). "perf 1 pulse" and "perf
  * deep8 pulse" drive the first two as pktgen drives the qdisc: one packet
  * in, one out, so every dequeue also pays for the leaf's activation and
- * deactivation. Run by name only; `make callgrind` counts the
+ * deactivation; "perf 64 pulse" sends each packet to the next of 64
+ * leaves (bench/pps.sh's 64leaves). Run by name only; `make callgrind` counts the
  * instructions of perf_loop.
  */
 #include <time.h>
@@ -14,8 +15,9 @@
 
 #define PERF_DEQ	200000
 
-/* pulse mode: the leaf that gets one packet before each dequeue */
+/* pulse mode: the leaves that get one packet before each dequeue, in turn */
 static struct tcls *perf_pulse;
+static u64 perf_npulse, perf_turn;
 
 /* Kept out of line so that callgrind can count just this. */
 __attribute__((noinline)) u64 perf_loop(struct sim *s, u64 n)
@@ -25,7 +27,7 @@ __attribute__((noinline)) u64 perf_loop(struct sim *s, u64 n)
 
 	for (i = 0; i < n; i++) {
 		if (perf_pulse)
-			tc_fill(s, perf_pulse, 1);
+			tc_fill(s, &perf_pulse[perf_turn++ % perf_npulse], 1);
 		p = htbx_core_dequeue(&s->q, s->now);
 		if (p) {
 			got++;
@@ -107,19 +109,40 @@ static bool pdeep8(char *msg, size_t sz)
 	return perf_run(&s, "depth 8, borrowing", msg, sz);
 }
 
-/* @shape fed one packet before each dequeue. */
-static bool pulsed(bool (*shape)(char *, size_t), char *msg, size_t sz)
+/* @shape fed one packet before each dequeue, to @n leaves in turn. */
+static bool pulsed(bool (*shape)(char *, size_t), u64 n, char *msg,
+		   size_t sz)
 {
 	bool ok;
 
 	perf_pulse = &lf[0];
+	perf_npulse = n;
+	perf_turn = 0;
 	ok = shape(msg, sz);
 	perf_pulse = NULL;
 	return ok;
 }
 
-static bool p1pulse(char *msg, size_t sz) { return pulsed(p1, msg, sz); }
-static bool pdeep8pulse(char *msg, size_t sz) { return pulsed(pdeep8, msg, sz); }
+/*
+ * bench/pps.sh's 64leaves: 1:1 at 10gbit, 64 leaves at 1mbit ceil
+ * 10gbit below it, every packet to the next leaf.
+ */
+static bool p64(char *msg, size_t sz)
+{
+	struct htbx_cfg rc = mkcfg(MBIT(10000), MBIT(10000), 0, 1500);
+	struct htbx_cfg c = mkcfg(MBIT(1), MBIT(10000), 0, 1500);
+	int i;
+
+	sim_init(&s, MBIT(1000));
+	tc_add(&s, &in[0], NULL, &rc, 0);
+	for (i = 0; i < 64; i++)
+		tc_add(&s, &lf[i], &in[0], &c, 60);
+	return perf_run(&s, "64 leaves in turn", msg, sz);
+}
+
+static bool p1pulse(char *msg, size_t sz) { return pulsed(p1, 1, msg, sz); }
+static bool pdeep8pulse(char *msg, size_t sz) { return pulsed(pdeep8, 1, msg, sz); }
+static bool p64pulse(char *msg, size_t sz) { return pulsed(p64, 64, msg, sz); }
 
 /*
  * The rate math alone: htbx_charge's two transmission times per level,
@@ -198,6 +221,7 @@ const struct utest tests_perf[] = {
 	{ "perf deep8", pdeep8 },
 	{ "perf 1 pulse", p1pulse },
 	{ "perf deep8 pulse", pdeep8pulse },
+	{ "perf 64 pulse", p64pulse },
 	{ "perf 10", p10 },
 	{ "perf 1000", p1000 },
 	{ "perf 10000", p10000 },
