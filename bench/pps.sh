@@ -133,18 +133,16 @@ tree()
 	tc qdisc add dev "$dev" root handle 1: "$kind" default 0 &&
 	tc class add dev "$dev" parent 1: classid 1:1 "$kind" $TOP || return 1
 	case $n in
-	deep8)
+	deep8|deep8u32)
 		for i in 2 3 4 5 6 7 8; do
 			tc class add dev "$dev" parent "1:$((i - 1))" classid "1:$i" "$kind" \
 				$LEAF || return 1
 		done
-		pgset "$dev" "skb_priority $(prio_of 8)" ;;
-	deep8u32)
-		for i in 2 3 4 5 6 7 8; do
-			tc class add dev "$dev" parent "1:$((i - 1))" classid "1:$i" "$kind" \
-				$LEAF || return 1
-		done
-		u32_to 1:8 || return 1 ;;
+		if [ "$n" = deep8 ]; then
+			pgset "$dev" "skb_priority $(prio_of 8)"
+		else
+			u32_to 1:8 || return 1
+		fi ;;
 	*flow)
 		n=${n%flow}
 		awk -v n="$n" -v d="$dev" -v k="$kind" -v o="$LEAF" 'BEGIN {

@@ -7,8 +7,8 @@
  * deep8 pulse" drive the first two as pktgen drives the qdisc: one packet
  * in, one out, so every dequeue also pays for the leaf's activation and
  * deactivation; "perf 64 pulse" sends each packet to the next of 64
- * leaves (bench/pps.sh's 64leaves). Run by name only; `make callgrind` counts the
- * instructions of perf_loop.
+ * leaves (bench/pps.sh's 64leaves). Run by name only; `make callgrind`
+ * counts the instructions of perf_loop.
  */
 #include <time.h>
 #include "harness.h"
