@@ -12,7 +12,9 @@
 #   - a ceiling shared by the queues: 1:1 rate = ceil 40mbit, everything
 #     below it: 40 within 1 % on 2, 4 and 8 queues; queue 0's copy of the
 #     leaf carried 0.5/N .. 1.5/N of the packets (the copies of a leaf
-#     share its rate equally);
+#     share its rate equally); 1:10's rate estimator (estimator 250ms
+#     1sec), fed by every queue, shows 1:10's rate within 10 % (queue 0
+#     alone would be 1/N of it); replaced on a change, it goes on;
 #   - no packet lost or charged twice: after a drain, what the qdisc sent
 #     is what pktgen had accepted, what it dropped is what pktgen saw
 #     refused, and the top class sent every packet once;
@@ -36,8 +38,9 @@
 #     leaves replaced, the root replaced by itself, by single-queue htbx
 #     and by mq, while pktgen runs;
 #   - netlink: mq refused with a message on a one-queue device, below the
-#     root, on a class and on a change; the refused requests change
-#     nothing;
+#     root, on a class and on a change, a rate estimator on the mq root
+#     (the kernel's rule for mq roots) and an invalid one on a class; the
+#     refused requests change nothing;
 #   - fuzz: tools/bin/htbx-fuzz -q 4 (mq roots on 4-queue dummies under
 #     traffic and configuration churn, invariants checked from dumps).
 #
@@ -240,6 +243,22 @@ near() {
 	fi
 }
 
+# est_mbit CLASSID: the rate estimator's figure of CLASSID on $DEV in mbit
+# (tc -s prints "rate 39760Kbit 3313pps backlog ..."), 0 when none.
+est_mbit() {
+	tc_a -s class show dev "$DEV" classid "$1" | awk '
+		$1 == "rate" && $2 ~ /bit$/ && $3 ~ /pps$/ {
+			v = $2; sub(/bit$/, "", v); m = 1e-6
+			if (v ~ /K$/) m = 1e-3
+			else if (v ~ /M$/) m = 1
+			else if (v ~ /G$/) m = 1e3
+			sub(/[KMG]$/, "", v)
+			printf "%.3f\n", v * m; found = 1; exit
+		}
+		END { if (!found) print 0 }'
+}
+est_counts() { awk -v e="$(est_mbit "$1")" 'BEGIN { exit !(e > 1) }'; }
+
 root_line() { qdisc_stats "$DEV" | awk '$3 == "root"'; }
 root_sent_some() { [ "$(root_line | awk '{ print $5 }')" -gt 100 ] 2>/dev/null; }
 
@@ -312,17 +331,33 @@ for n in ${HTBX_MQ_QUEUES:-2 4 8}; do
 	mkdev "$n" || { fail "dummy with $n TX queues"; continue; }
 	if ! tc_a qdisc add dev "$DEV" root handle 1: htbx default 10 mq ||
 	   ! tc_a class add dev "$DEV" parent 1: classid 1:1 htbx $TOP ||
-	   ! tc_a class add dev "$DEV" parent 1:1 classid 1:10 htbx rate 5mbit ceil 40mbit burst 15k cburst 15k ||
+	   ! tc_a class add dev "$DEV" parent 1:1 classid 1:10 estimator 250ms 1sec htbx rate 5mbit ceil 40mbit burst 15k cburst 15k ||
 	   ! tc_a qdisc add dev "$DEV" parent 1:10 handle 10: pfifo limit $LIMIT; then
-		fail "$n queues: tree"
+		fail "$n queues: tree (1:10 with a rate estimator)"
 		continue
 	fi
 	pgsetup 5001 5001
 	pgstart
 	rates "${HTBX_MQ_SECS:-3}"
+	est=$(est_mbit 1:10)
+	if [ "$n" = 4 ]; then
+		# a change replaces the estimator; the new one counts on
+		tc_a class change dev "$DEV" parent 1:1 classid 1:10 estimator 500ms 2sec htbx rate 5mbit ceil 40mbit burst 15k cburst 15k &&
+			wait_until 10 est_counts 1:10
+		check "$n queues: 1:10's estimator replaced by a change counts again ($(est_mbit 1:10) mbit)" test $? -eq 0
+	fi
 	pgstop
 	top=$(rate_get "$R" 1:1)
 	near "$n queues: 1:1 ceil 40mbit shared by the queues" "$top" 40 "$CEIL_LO" "$CEIL_HI" ceil
+	a=$(rate_get "$R" 1:10)
+	if ! judged "$n queues: 1:10's rate estimator counts every queue ($est mbit, 1:10 sent $a)"; then
+		:
+	elif awk -v e="$est" -v a="$a" 'BEGIN { exit !(a > 0 && e >= 0.9 * a && e <= 1.1 * a) }'; then
+		ok "$n queues: 1:10's rate estimator counts every queue ($est mbit, 1:10 sent $a mbit)"
+	else
+		fail "$n queues: 1:10's rate estimator counts every queue" \
+			"estimator $est mbit, 1:10 sent $a mbit over the window (within 10 %; queue 0 alone: 1/$n)"
+	fi
 	cls=$(class_stats "$DEV")
 	all=$(cls_get "$cls" 1:10 pkts)
 	l0=$(leaf0_pkts 1:10)
@@ -656,20 +691,32 @@ refused "mq asked for by a change" "when the qdisc is made" \
 tc_a class add dev "$DEV" parent 1: classid 1:10 htbx rate 10mbit
 refused "mq below the root" "only the root" \
 	qdisc add dev "$DEV" parent 1:10 handle 10: htbx mq
+# nl_refused DESC RE CLASSID ATTR...: a change of CLASSID with ATTRs sent
+# past tc (tools/bin/htbx-nl) is refused with a message matching RE.
+nl_refused() {
+	_n=$1 _re=$2 _c=$3
+	shift 3
+	if _e=$(in_a "$HTBX_TOP/tools/bin/htbx-nl" class change dev "$DEV" \
+		parent 1: classid "$_c" "$@" 2>&1); then
+		fail "netlink: $_n is refused" "it was taken: $_e"
+	elif printf '%s' "$_e" | grep -Eq -- "$_re"; then
+		ok "netlink: $_n is refused ($_e)"
+	else
+		fail "netlink: $_n is refused with a message" "$_e"
+	fi
+}
 # past tc, which has no mq class option
-if _e=$(in_a "$HTBX_TOP/tools/bin/htbx-nl" class change dev "$DEV" parent 1: \
-	classid 1:10 u64:RATE=1250000 flag:20 2>&1); then
-	fail "netlink: mq on a class is refused" "it was taken: $_e"
-elif printf '%s' "$_e" | grep -q "qdisc option, not a class option"; then
-	ok "netlink: mq on a class is refused ($_e)"
-else
-	fail "netlink: mq on a class is refused with a message" "$_e"
-fi
+nl_refused "mq on a class" "qdisc option, not a class option" 1:10 \
+	u64:RATE=1250000 flag:20
 tc_a qdisc del dev "$DEV" root
+# the kernel's own rule: its counters are summed for a dump only (as mq's)
+refused "a rate estimator on an mq root qdisc" "multi-queue root" \
+	qdisc add dev "$DEV" root handle 1: estimator 1s 8s htbx mq
 tc_a qdisc add dev "$DEV" root handle 1: htbx mq
 tc_a class add dev "$DEV" parent 1: classid 1:10 htbx rate 10mbit
-refused "a class rate estimator in mq mode" "estimators .* mq mode" \
-	class change dev "$DEV" parent 1: classid 1:10 estimator 1s 8s htbx rate 10mbit
+# tc cannot send an estimator interval above 5 (8 s)
+nl_refused "an invalid class rate estimator in mq mode (interval 7)" \
+	"invalid rate estimator" 1:10 u64:RATE=1250000 ^raw:5=0702
 qd=$(tc_a qdisc show dev "$DEV" | head -n 1)
 if printf '%s' "$qd" | grep -q ' mq$'; then
 	ok "netlink: tc shows mq after the refusals ($qd)"
