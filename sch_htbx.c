@@ -86,7 +86,9 @@ struct htbx_part {
 	struct htbx_cls		cls;		/* scheduler state, owned by the core */
 	struct Qdisc		*leaf;		/* NULL for inner classes */
 	struct htbx_txq		*txq;		/* mq: the queue's scheduler */
-	struct gnet_stats_basic_sync bstats;	/* sent: the class's one count */
+	/* sent: the class's one count; in mq mode the class's per-CPU one */
+	struct gnet_stats_basic_sync bstats;
+	struct htbx_bstats_cpu __percpu *cpu_bstats;
 	u32			drops;		/* enqueue drops */
 	/* mq: what of the leaf's counts the queue's qdisc holds */
 	u32			qlen_seen;
@@ -107,6 +109,7 @@ struct htbx_class {
 	struct net_rate_estimator __rcu *rate_est;
 
 	/* mq mode */
+	struct htbx_bstats_cpu __percpu *cpu_bstats;	/* what its parts sent */
 	struct htbx_part	*mqp;		/* on queues 1 .. nq - 1 */
 	struct htbx_bucket	*bucket;	/* shared by the parts' nodes */
 };
@@ -268,7 +271,12 @@ u32 htbx_pkt_segs(const void *pkt)
 
 void htbx_cls_sent(struct htbx_cls *c, u32 len, u32 segs)
 {
-	_bstats_update(&htbx_part_of(c)->bstats, len, segs);
+	struct htbx_part *p = htbx_part_of(c);
+
+	if (p->cpu_bstats)
+		htbx_bstats_cpu_update(p->cpu_bstats, len, segs);
+	else
+		_bstats_update(&p->bstats, len, segs);
 }
 
 /* ---- attribute names and ranges for the error messages ---- */
@@ -1126,6 +1134,7 @@ static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
 			htbx_leaf_put(htbx_part(cl, i)->leaf);
 	gen_kill_estimator(&cl->rate_est);
 	tcf_block_put(cl->block);
+	free_percpu(cl->cpu_bstats);
 	kfree(cl->bucket);
 	kfree(cl->mqp);
 	kfree(cl);
@@ -1283,7 +1292,8 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 		adj &= ~BIT(HTBX_ADJ_QUANTUM);
 	}
 	if (rate_est) {
-		err = gen_replace_estimator(&cl->p.bstats, NULL, &cl->rate_est,
+		err = gen_replace_estimator(&cl->p.bstats, cl->cpu_bstats,
+					    &cl->rate_est,
 					    NULL, htbx_stats_running(sch),
 					    rate_est);
 		if (err) {
@@ -1340,13 +1350,16 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (q->mq) {
 		cl->mqp = kcalloc(q->nq - 1, sizeof(*cl->mqp), GFP_KERNEL);
 		cl->bucket = kzalloc(sizeof(*cl->bucket), GFP_KERNEL);
-		if (!cl->mqp || !cl->bucket) {
+		cl->cpu_bstats = netdev_alloc_pcpu_stats(struct htbx_bstats_cpu);
+		if (!cl->mqp || !cl->bucket || !cl->cpu_bstats) {
 			err = -ENOBUFS;
 			goto err_free;
 		}
 	}
-	for (i = 0; i < htbx_nq(q); i++)
+	for (i = 0; i < htbx_nq(q); i++) {
 		gnet_stats_basic_sync_init(&htbx_part(cl, i)->bstats);
+		htbx_part(cl, i)->cpu_bstats = cl->cpu_bstats;
+	}
 	cl->common.classid = classid;
 	cl->parent = parent;
 	cl->params = params;
@@ -1363,7 +1376,8 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (err)
 		goto err_free;
 	if (rate_est) {
-		err = gen_new_estimator(&cl->p.bstats, NULL, &cl->rate_est, NULL,
+		err = gen_new_estimator(&cl->p.bstats, cl->cpu_bstats,
+					&cl->rate_est, NULL,
 					htbx_stats_running(sch), rate_est);
 		if (err) {
 			NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
@@ -1425,6 +1439,7 @@ err_block:
 	tcf_block_put(cl->block);
 err_free:
 	kfree(old_leaves);
+	free_percpu(cl->cpu_bstats);
 	kfree(cl->bucket);
 	kfree(cl->mqp);
 	kfree(cl);
@@ -1436,18 +1451,12 @@ static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 			     struct netlink_ext_ack *extack)
 {
 	struct htbx_class *cl = (struct htbx_class *)*arg;
-	struct htbx_sched *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_HTBX_MAX + 1];
 	int err;
 
 	err = htbx_class_opts(tca[TCA_OPTIONS], tb, !cl, extack);
 	if (err)
 		return err;
-	if (tca[TCA_RATE] && q->mq) {
-		/* the parts' counters are summed only for a dump */
-		NL_SET_ERR_MSG_MOD(extack, "rate estimators on classes are not supported in mq mode");
-		return -EOPNOTSUPP;
-	}
 	if (cl)
 		return htbx_class_change(sch, cl, tb, tca[TCA_RATE], extack);
 	return htbx_class_create(sch, classid, parentid, tb, tca[TCA_RATE],
@@ -1821,14 +1830,14 @@ nla_put_failure:
 /*
  * Called with the qdisc root lock held (gnet_stats_start_copy); in mq
  * mode that is queue 0's, and the other queues' parts are read as they
- * are (the sum of counters that may be moving, as mq's dump reads them).
+ * are (the sum of counters that may be moving, as mq's dump reads them);
+ * what the class sent is its per-CPU count, which its estimator reads.
  */
 static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 				 struct gnet_dump *d)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct htbx_class *cl = (struct htbx_class *)arg;
-	struct gnet_stats_basic_sync bstats;
 	struct gnet_stats_queue qs = {};
 	struct tc_htbx_xstats xs;
 	__u32 qlen = 0, n, b;
@@ -1851,11 +1860,9 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 		goto rest;
 	}
 
-	gnet_stats_basic_sync_init(&bstats);
 	xs.lends = xs.borrows = xs.giants = 0;
 	for (i = 0; i < q->nq; i++) {
 		p = htbx_part(cl, i);
-		htbx_bstats_add(&bstats, &p->bstats);
 		qs.drops += READ_ONCE(p->drops);
 		qs.overlimits += READ_ONCE(p->cls.overlimits);
 		xs.lends += READ_ONCE(p->cls.lends);
@@ -1869,7 +1876,8 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 			qs.requeues += READ_ONCE(p->leaf->qstats.requeues);
 		}
 	}
-	if (gnet_stats_copy_basic(d, NULL, &bstats, false) < 0)
+	if (gnet_stats_copy_basic(d, cl->cpu_bstats, &cl->p.bstats,
+				  false) < 0)
 		return -1;
 rest:
 	if (gnet_stats_copy_rate_est(d, &cl->rate_est) < 0 ||

@@ -98,7 +98,7 @@ static inline void htbx_extack_msg(struct netlink_ext_ack *dst,
  */
 #ifdef HTBX_COMPAT_HAVE_GNET_STATS_BASIC_SYNC
 #define htbx_stats_running(sch)		((void)(sch), true)
-/* @dst += @src (mq mode sums a class's queues for a dump) */
+/* @dst += @src (mq mode sums its queues' qdiscs for a dump) */
 #define htbx_bstats_add(dst, src)	gnet_stats_add_basic(dst, NULL, src, true)
 #else
 #define gnet_stats_basic_sync		gnet_stats_basic_packed
@@ -118,6 +118,37 @@ static inline void htbx_bstats_add(struct gnet_stats_basic_packed *dst,
 /* the old order: (running, d, cpu, b) */
 #define gnet_stats_copy_basic(d, cpu, b, running)			\
 	((gnet_stats_copy_basic)(running, d, cpu, b))
+#endif
+
+/*
+ * A per-CPU count (mq mode: the parts of a class count into one, each on
+ * the CPU that runs its queue), for gen_new_estimator()'s @cpu_bstats and
+ * gnet_stats_copy_basic()'s @cpu: 5.16 made it struct gnet_stats_basic_sync
+ * with its own seqcount; before, struct gnet_stats_basic_cpu wraps a
+ * struct gnet_stats_basic_packed and a seqcount. Allocated with
+ * netdev_alloc_pcpu_stats(struct htbx_bstats_cpu); updated with BHs off
+ * (in a queue's dequeue), as a lockless qdisc's cpu_bstats are.
+ */
+#ifdef HTBX_COMPAT_HAVE_GNET_STATS_BASIC_SYNC
+#define htbx_bstats_cpu			gnet_stats_basic_sync
+static inline void
+htbx_bstats_cpu_update(struct htbx_bstats_cpu __percpu *cpu, u32 len,
+		       u32 segs)
+{
+	_bstats_update(this_cpu_ptr(cpu), len, segs);
+}
+#else
+#define htbx_bstats_cpu			gnet_stats_basic_cpu
+static inline void
+htbx_bstats_cpu_update(struct htbx_bstats_cpu __percpu *cpu, u32 len,
+		       u32 segs)
+{
+	struct gnet_stats_basic_cpu *b = this_cpu_ptr(cpu);
+
+	u64_stats_update_begin(&b->syncp);
+	_bstats_update(&b->bstats, len, segs);
+	u64_stats_update_end(&b->syncp);
+}
 #endif
 
 /*
