@@ -15,7 +15,9 @@
  * Operations: RTM_NEWQDISC (root htbx, nested htbx, leaf qdiscs of ten
  * kinds) / RTM_DELQDISC, RTM_NEWTCLASS (add, change, replace) /
  * RTM_DELTCLASS, RTM_NEWTFILTER / RTM_DELTFILTER (matchall to a class),
- * device down/up. TCA_HTBX_* values come valid, at and beyond every edge
+ * device down/up. Some class and root qdisc requests carry a rate
+ * estimator (TCA_RATE), mostly a valid one: on classes also in mq mode,
+ * on an mq root refused by the kernel. TCA_HTBX_* values come valid, at and beyond every edge
  * of their range, with wrong lengths, unknown types and random bytes;
  * class ids and parents from a small space, so that trees grow to depth 9
  * (one past htbx's limit) and requests name classes that do and do not
@@ -88,6 +90,7 @@ static unsigned int fz_nq = 1;	/* TX queues per device (-q) */
 static struct {
 	unsigned long ops, accepted, refused, no_extack, violations, checks;
 	unsigned long rounds, sent;
+	unsigned long est;	/* class requests with an estimator taken */
 } fz_stat;
 
 static uint64_t fz_rand(void)
@@ -296,6 +299,30 @@ static void fz_class_opts(struct fz_req *req, int create)
 	if (fz_chance(3))
 		fz_put(req, TCA_HTBX_DEFCLS, &(uint32_t){ 1 }, 4);
 	nlmsg_nest_end(&req->n, opt);
+}
+
+/*
+ * TCA_RATE, @percent of the time: mostly an estimator the kernel takes
+ * (interval -2..3: 250 ms .. 8 s; ewma_log 1..30), else one it refuses.
+ * 1 when one was put.
+ */
+static int fz_estimator(struct fz_req *req, unsigned int percent)
+{
+	struct tc_estimator est;
+
+	if (!fz_chance(percent))
+		return 0;
+	if (fz_chance(80)) {
+		est.interval = (signed char)((int)fz_below(6) - 2);
+		est.ewma_log = (unsigned char)(1 + fz_below(30));
+	} else {
+		int iv = 4 + (int)fz_below(100);
+
+		est.interval = (signed char)(fz_chance(50) ? iv : -iv + 1);
+		est.ewma_log = (unsigned char)fz_below(40);
+	}
+	fz_put(req, TCA_RATE, &est, sizeof(est));
+	return 1;
 }
 
 static void fz_qdisc_opts(struct fz_req *req)
@@ -668,6 +695,7 @@ static void fz_op(void)
 	struct fz_req req;
 	const char *ext;
 	uint32_t cid, parent;
+	int est;
 
 	pick = fz_below(100);
 	if (pick < 8) {			/* root qdisc add / replace */
@@ -676,6 +704,7 @@ static void fz_op(void)
 			   ifi, 1 << 16, TC_H_ROOT);
 		fz_put_str(&req, TCA_KIND, "htbx");
 		fz_qdisc_opts(&req);
+		fz_estimator(&req, 5);
 		err = fz_talk(&req, &ext);
 		fz_outcome(err, ext, 1, "root qdisc add");
 		if (!err && (req.n.nlmsg_flags & NLM_F_REPLACE))
@@ -700,16 +729,20 @@ static void fz_op(void)
 			   ifi, cid, parent);
 		fz_put_str(&req, TCA_KIND, "htbx");
 		fz_class_opts(&req, 1);
+		est = fz_estimator(&req, 15);
 		err = fz_talk(&req, &ext);
 		fz_outcome(err, ext, 1, "class add");
 		if (!err)
 			fz_note(dev, cid, 1);
+		fz_stat.est += !err && est;
 	} else if (pick < 65) {		/* class change */
 		fz_tc_init(&req, RTM_NEWTCLASS, 0, ifi, fz_existing(dev), 0);
 		fz_put_str(&req, TCA_KIND, "htbx");
 		fz_class_opts(&req, 0);
+		est = fz_estimator(&req, 10);
 		err = fz_talk(&req, &ext);
 		fz_outcome(err, ext, 1, "class change");
+		fz_stat.est += !err && est;
 	} else if (pick < 75) {		/* class delete */
 		cid = fz_existing(dev);
 		fz_tc_init(&req, RTM_DELTCLASS, 0, ifi, cid, 0);
@@ -963,9 +996,9 @@ int main(int argc, char **argv)
 		left -= n;
 	}
 
-	printf("# htbx-fuzz seed %lu: %lu operations in %lu namespaces, %lu accepted, %lu refused, %lu packets sent, %lu dump checks\n",
+	printf("# htbx-fuzz seed %lu: %lu operations in %lu namespaces, %lu accepted, %lu refused, %lu packets sent, %lu dump checks, %lu class estimators taken\n",
 	       seed, fz_stat.ops, fz_stat.rounds, fz_stat.accepted,
-	       fz_stat.refused, fz_stat.sent, fz_stat.checks);
+	       fz_stat.refused, fz_stat.sent, fz_stat.checks, fz_stat.est);
 	printf("%s - htbx-fuzz seed %lu: %lu operations, invariants held in %lu dump checks (%lu violations)\n",
 	       fz_stat.violations ? "not ok" : "ok", seed, fz_stat.ops,
 	       fz_stat.checks, fz_stat.violations);
