@@ -4,6 +4,7 @@
 # pps.sh - packets per second through htbx vs mainline htb, same boot.
 #
 #   bench/pps.sh [--kernel LINE|both] [--count N] [--leaves "N..."]
+#   bench/pps.sh --profile TREE [--kernel LINE] [--count N]
 #
 # Boots the pinned kernel(s) under --icount (1 ns of guest time per guest
 # instruction, so the figures repeat whatever the host is doing) and, in
@@ -33,6 +34,20 @@
 #            filter's cost is the same for every N, the scheduler's is what
 #            grows, if anything does. N at most 65000 (16-bit minors).
 #
+# --profile TREE (a tree of the list, as the table names it: 1class,
+# 64leaves, 1024flow, ...) runs that tree only, htbx then htb, each under
+# perf record (cpu-clock at 50 kHz of guest time: under --icount the
+# samples fall in proportion to instructions) and prints, per kind, where
+# pktgen's thread spent its samples, by function; for htbx also by source
+# line (nm and addr2line on build/RELEASE/sch_htbx.ko, which has debug
+# info), innermost inlined function first (TCG takes interrupts between
+# translation blocks: a line's samples are those of the block it starts,
+# a function's total is fair). The host's perf (Debian's
+# linux-perf) runs in the guest: it and its libraries are staged, with
+# the dynamic loader, in $(scripts/cachedir)/perf/ID/ (ID: perf's build
+# id), and the guest is started from there (scripts/vm shares the current
+# directory).
+#
 # pps is pktgen's own figure; ratio is htbx/htb (1.00: same cost per
 # packet), cost is the ns per packet over pfifo's, htbx/htb (< 1: htbx's
 # scheduling costs less; the guest's instruction count, --icount). Not a
@@ -41,16 +56,17 @@
 top=${HTBX_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 
 if [ "${1:-}" != --guest ]; then
-	lines=both count=200000 leaves="1024 16384"
-	usage="usage: bench/pps.sh [--kernel LINE|both] [--count N] [--leaves \"N...\"]"
+	lines=both count=200000 leaves="1024 16384" profile=
+	usage="usage: bench/pps.sh [--kernel LINE|both] [--count N] [--leaves \"N...\"] | --profile TREE [--kernel LINE] [--count N]"
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--kernel|--count|--leaves)
+		--kernel|--count|--leaves|--profile)
 			[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 			case $1 in
 			--kernel) lines=$2 ;;
 			--count) count=$2 ;;
 			--leaves) leaves=$2 ;;
+			--profile) profile=$2 ;;
 			esac
 			shift 2 ;;
 		*) echo "$usage" >&2; exit 2 ;;
@@ -63,6 +79,10 @@ if [ "${1:-}" != --guest ]; then
 		[ "$n" -ge 1 ] && [ "$n" -le 65000 ] ||
 			{ echo "pps: --leaves: N must be 1 .. 65000 (16-bit minors)" >&2; exit 2; }
 	done
+	if [ -n "$profile" ]; then
+		[ "$lines" = both ] && lines=6.12
+		exec "$top/bench/profile-map.sh" "$lines" "$count" "$profile"
+	fi
 	[ "$lines" = both ] && lines="6.1 6.12"
 	rc=0
 	for l in $lines; do
@@ -75,6 +95,17 @@ fi
 # ---- in the guest ----
 count=${2:-200000}
 shift 2
+# --profile TREE (from bench/profile-map.sh): perf staged in HTBX_PERF_DIR,
+# its output into HTBX_PERF_OUT
+profile=
+if [ "${1:-}" = --profile ]; then
+	profile=$2
+	shift 2
+	PERF="$HTBX_PERF_DIR/lib/ld-linux-x86-64.so.2 --library-path $HTBX_PERF_DIR/lib $HTBX_PERF_DIR/perf"
+	echo 0 >/proc/sys/kernel/kptr_restrict
+	echo -1 >/proc/sys/kernel/perf_event_paranoid
+	uname -r >"$HTBX_PERF_OUT/release"
+fi
 dev=pg0
 PG=/proc/net/pktgen
 
@@ -171,8 +202,30 @@ tree()
 
 run()
 {
-	pgset pgctrl start
+	if [ -n "$profile" ]; then
+		$PERF record -q -a -e cpu-clock -F 50000 -o "/tmp/perf.$kind" -- \
+			sh -c "echo start >$PG/pgctrl" >/dev/null 2>&1
+	else
+		pgset pgctrl start
+	fi
 	sed -n 's/.* \([0-9][0-9]*\)pps.*/\1/p' "$PG/$dev" | head -n1
+}
+
+# --profile: pktgen's thread's samples of the last run by function (top
+# 30, % of the thread's), the share of the kind's own functions (htbx_*,
+# htb_*: what they call outside, rb_* or list checks, is not in it), and
+# each sample's function+offset for profile-map.sh.
+perf_out()
+{
+	echo "# $kind $name, pktgen's thread by function:"
+	$PERF report -i "/tmp/perf.$kind" --stdio --comm kpktgend_0 \
+		--percentage relative --sort sym 2>/dev/null |
+		grep -v '^#' | grep . | head -n 30
+	$PERF script -i "/tmp/perf.$kind" --comm kpktgend_0 -F ip,sym,symoff 2>/dev/null |
+		awk '{ print $2 }' | sort | uniq -c >"$HTBX_PERF_OUT/symoff.$kind"
+	awk -v k="$kind" '{ all += $1 } index($2, k "_") == 1 { own += $1 }
+		END { printf "# %s %s: functions named %s_* took %.1f %% of the thread'"'"'s %d samples\n",
+			k, name, k, all ? 100 * own / all : 0, all }' name="$name" "$HTBX_PERF_OUT/symoff.$kind"
 }
 
 # Classes that carried at least one packet.
@@ -191,12 +244,16 @@ printf '%-9s %10s   (enqueued and dequeued through a pfifo child, no shaping)\n'
 printf '%-9s %10s %10s %7s %6s %9s\n' tree htbx htb ratio cost htbx/pfifo
 shapes="1class 1prio 1u32 deep8 deep8u32 4 64"
 for n in "$@"; do shapes="$shapes ${n}flow"; done
+if [ -n "$profile" ]; then
+	shapes=${profile%leaves}
+fi
 for n in $shapes; do
 	name=$n
 	case $n in [0-9]|[0-9][0-9]) name=${n}leaves ;; esac
 	for kind in htbx htb; do
 		if tree "$kind" "$n" >/tmp/pps.err 2>&1; then
 			eval "pps_$kind=$(run)"
+			[ -z "$profile" ] || perf_out
 		else
 			eval "pps_$kind=0"
 			echo "pps: $kind $name: $(grep -v '^Warning' /tmp/pps.err | head -n1)" >&2
