@@ -243,21 +243,9 @@ near() {
 	fi
 }
 
-# est_mbit CLASSID: the rate estimator's figure of CLASSID on $DEV in mbit
-# (tc -s prints "rate 39760Kbit 3313pps backlog ..."), 0 when none.
-est_mbit() {
-	tc_a -s class show dev "$DEV" classid "$1" | awk '
-		$1 == "rate" && $2 ~ /bit$/ && $3 ~ /pps$/ {
-			v = $2; sub(/bit$/, "", v); m = 1e-6
-			if (v ~ /K$/) m = 1e-3
-			else if (v ~ /M$/) m = 1
-			else if (v ~ /G$/) m = 1e3
-			sub(/[KMG]$/, "", v)
-			printf "%.3f\n", v * m; found = 1; exit
-		}
-		END { if (!found) print 0 }'
-}
-est_counts() { awk -v e="$(est_mbit "$1")" 'BEGIN { exit !(e > 1) }'; }
+# est_mbit/est_counts on $DEV in $NS_A (lib.sh)
+est_mbit() { tc_est_mbit "$DEV" "$1" tc_a; }
+est_counts() { tc_est_counts "$DEV" "$1" tc_a; }
 
 root_line() { qdisc_stats "$DEV" | awk '$3 == "root"'; }
 root_sent_some() { [ "$(root_line | awk '{ print $5 }')" -gt 100 ] 2>/dev/null; }
@@ -344,7 +332,8 @@ for n in ${HTBX_MQ_QUEUES:-2 4 8}; do
 		# a change replaces the estimator; the new one counts on
 		tc_a class change dev "$DEV" parent 1:1 classid 1:10 estimator 500ms 2sec htbx rate 5mbit ceil 40mbit burst 15k cburst 15k &&
 			wait_until 10 est_counts 1:10
-		check "$n queues: 1:10's estimator replaced by a change counts again ($(est_mbit 1:10) mbit)" test $? -eq 0
+		rc=$?
+		check "$n queues: 1:10's estimator replaced by a change counts again ($(est_mbit 1:10) mbit)" test $rc -eq 0
 	fi
 	pgstop
 	top=$(rate_get "$R" 1:1)
