@@ -86,7 +86,12 @@ struct htbx_part {
 	struct htbx_cls		cls;		/* scheduler state, owned by the core */
 	struct Qdisc		*leaf;		/* NULL for inner classes */
 	struct htbx_txq		*txq;		/* mq: the queue's scheduler */
-	/* sent: the class's one count; in mq mode the class's per-CPU one */
+	/*
+	 * What the class sent, one count per mode: bstats in single-queue
+	 * mode (unused in mq mode); in mq mode cpu_bstats, the class's
+	 * per-CPU count (a part does not know its class, so each holds a
+	 * copy of cl->cpu_bstats).
+	 */
 	struct gnet_stats_basic_sync bstats;
 	struct htbx_bstats_cpu __percpu *cpu_bstats;
 	u32			drops;		/* enqueue drops */

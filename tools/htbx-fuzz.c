@@ -17,11 +17,11 @@
  * RTM_DELTCLASS, RTM_NEWTFILTER / RTM_DELTFILTER (matchall to a class),
  * device down/up. Some class and root qdisc requests carry a rate
  * estimator (TCA_RATE), mostly a valid one: on classes also in mq mode,
- * on an mq root refused by the kernel. TCA_HTBX_* values come valid, at and beyond every edge
- * of their range, with wrong lengths, unknown types and random bytes;
- * class ids and parents from a small space, so that trees grow to depth 9
- * (one past htbx's limit) and requests name classes that do and do not
- * exist. A sender thread keeps packets flowing through both devices
+ * on an mq root refused by the kernel. TCA_HTBX_* values come valid, at
+ * and beyond every edge of their range, with wrong lengths, unknown types
+ * and random bytes; class ids and parents from a small space, so that
+ * trees grow to depth 9 (one past htbx's limit) and requests name classes
+ * that do and do not exist. A sender thread keeps packets flowing through both devices
  * (AF_PACKET, SO_PRIORITY naming a class) while all this happens.
  *
  * Checked from dumps every 64 operations and at the end of each round:
