@@ -404,22 +404,29 @@ class_stats() {
 	tc_a -s -j class show dev "$1" | tc_class_parse
 }
 
-# tc_est_mbit DEV CLASSID [TC]: the rate estimator's figure of CLASSID on
-# DEV in mbit (tc -s prints "rate 39760Kbit 3313pps backlog ..."), 0 when
-# it has none; TC is the command to run tc with (default: $TC itself, in
-# the current netns; tc_a for $NS_A). tc_est_counts: true when it shows
-# more than 1 mbit.
-tc_est_mbit() {
+# tc_est DEV CLASSID [TC]: the rate estimator's figures of CLASSID on DEV
+# as "MBIT PPS" (tc -s prints "rate 39760Kbit 3313pps backlog ..."), "0 0"
+# when it has none; TC is the command to run tc with (default: $TC itself,
+# in the current netns; tc_a for $NS_A). tc_est_mbit: the MBIT alone;
+# tc_est_counts: true when it shows more than 1 mbit.
+tc_est() {
 	${3:-"$TC"} -s class show dev "$1" classid "$2" | awk '
-		$1 == "rate" && $2 ~ /bit$/ && $3 ~ /pps$/ {
-			v = $2; sub(/bit$/, "", v); m = 1e-6
-			if (v ~ /K$/) m = 1e-3
-			else if (v ~ /M$/) m = 1
-			else if (v ~ /G$/) m = 1e3
+		function num(v, unit,    m) {
+			sub(unit "$", "", v); m = 1
+			if (v ~ /K$/) m = 1e3
+			else if (v ~ /M$/) m = 1e6
+			else if (v ~ /G$/) m = 1e9
 			sub(/[KMG]$/, "", v)
-			printf "%.3f\n", v * m; found = 1; exit
+			return v * m
 		}
-		END { if (!found) print 0 }'
+		$1 == "rate" && $2 ~ /bit$/ && $3 ~ /pps$/ {
+			printf "%.3f %d\n", num($2, "bit") / 1e6, num($3, "pps")
+			found = 1; exit
+		}
+		END { if (!found) print "0 0" }'
+}
+tc_est_mbit() {
+	tc_est "$@" | awk '{ print $1 }'
 }
 tc_est_counts() {
 	awk -v e="$(tc_est_mbit "$@")" 'BEGIN { exit !(e > 1) }'

@@ -15,7 +15,10 @@
 #     counts them), the qdisc drained.
 #   - mq: four TCP flows, one per TX queue of a 4-queue veth, through one
 #     20 mbit class under an mq root: 20 within 2 %, a quarter per flow,
-#     counts; then two classes borrowing from one parent, one flow against
+#     counts; 1:10's rate estimator (estimator 250ms 1sec, fed by the
+#     four queues' per-CPU counts) shows 20 within 10 % and counts GSO
+#     segments as packets: its pps times the bytes per segment of the
+#     class's counters is its bit rate within 10 %; then two classes borrowing from one parent, one flow against
 #     three on the other queues: the excess by quantum within 5 %.
 # First, the same flow through a class at 10gbit: what TCP reaches in this
 # guest at all. A rate the guest cannot carry (ceiling < rate + 5 %) is a
@@ -57,6 +60,9 @@ tcp_flows()
 	s=$BG_PID
 	HTBX_PIDS="$HTBX_PIDS $s"
 	RATES=$(class_rates "$dev" "$WIN" "$WARM")
+	# while the flows still run: EST_CLASS's rate estimator
+	EST=
+	[ -n "${EST_CLASS:-}" ] && EST=$(tc_est "$dev" "$EST_CLASS" tc_a)
 	wait "$s"
 	kill "$r" 2>/dev/null
 	wait "$r" 2>/dev/null
@@ -148,7 +154,7 @@ tcp_mq() {
 	in_b "$IP" neigh replace 198.18.1.1 dev "$MQB" nud permanent \
 		lladdr "$(in_ns_sys "$NS_A" cat "/sys/class/net/$MQA/address")"
 	if ! tc_a qdisc add dev "$MQA" root handle 1: htbx default 10 mq ||
-	   ! tc_a class add dev "$MQA" parent 1: classid 1:10 htbx rate 20mbit ceil 20mbit burst 15k cburst 15k ||
+	   ! tc_a class add dev "$MQA" parent 1: classid 1:10 estimator 250ms 1sec htbx rate 20mbit ceil 20mbit burst 15k cburst 15k ||
 	   ! tc_a qdisc add dev "$MQA" parent 1:10 handle 10: fq_codel ||
 	   ! tc_a qdisc add dev "$MQA" clsact; then
 		fail "tcp mq: htbx mq root, 1:10 20mbit, fq_codel, clsact"
@@ -164,7 +170,7 @@ tcp_mq() {
 	skb0=$(ns_txpkts "$NS_A" "$MQA")
 	WARM=1 WIN=4
 	# shellcheck disable=SC2086
-	tcp_flows "$MQA" 198.18.1.2 $ports
+	EST_CLASS=1:10 tcp_flows "$MQA" 198.18.1.2 $ports
 	near_r=$(rate_get "$RATES" 1:10)
 	if awk -v a="$near_r" 'BEGIN { exit !(a >= 20 * 0.98 && a <= 20 * 1.02) }'; then
 		ok "tcp mq: four flows on four queues share 1:10's 20mbit: $near_r mbit (2 %)"
@@ -182,6 +188,7 @@ tcp_mq() {
 	else
 		fail "tcp mq: class packets = qdisc packets, drained" "class ${pkts:-none}, qdisc ${qd:-none}; $(tc_a -s qdisc show dev "$MQA" | head -n 4)"
 	fi
+	tcp_mq_estimator "$EST" "$(class_stats "$MQA")"
 	# The copies of 1:10 on the four queues share its rate equally, as
 	# one fq_codel would share it among the four flows: queue 0's flow
 	# a quarter, held to 1/8 .. 3/8 (2026-12-03: 0.238, 0.246, 0.272 on
@@ -195,6 +202,27 @@ tcp_mq() {
 	tcp_mq_shares "$ports"
 	tc_a qdisc del dev "$MQA" root
 	in_a "$IP" link del "$MQA"
+}
+
+# tcp_mq_estimator "MBIT PPS" CLASS_STATS: 1:10's estimator (read while
+# the four flows ran) against 20 mbit, and its pps against its bit rate
+# with the bytes per packet of 1:10's counters: a count of one per GSO
+# skb instead of one per segment would show a third of the pps or less.
+tcp_mq_estimator() {
+	local mbit=${1% *} pps=${1#* } bpp
+	bpp=$(awk -v b="$(cls_get "$2" 1:10 bytes)" -v p="$(cls_get "$2" 1:10 pkts)" \
+		'BEGIN { printf "%.1f", (p > 0 ? b / p : 0) }')
+	if awk -v e="${mbit:-0}" 'BEGIN { exit !(e >= 20 * 0.9 && e <= 20 * 1.1) }'; then
+		ok "tcp mq: 1:10's rate estimator counts every queue ($mbit mbit of 20)"
+	else
+		fail "tcp mq: 1:10's rate estimator counts every queue" "${mbit:-none} mbit (want 20 within 10 %)"
+	fi
+	if awk -v e="${mbit:-0}" -v p="${pps:-0}" -v b="$bpp" \
+		'BEGIN { x = p * b * 8 / 1e6; exit !(e > 0 && x >= 0.9 * e && x <= 1.1 * e) }'; then
+		ok "tcp mq: the estimator counts GSO segments ($pps pps x $bpp bytes per segment ~ $mbit mbit)"
+	else
+		fail "tcp mq: the estimator counts GSO segments" "${pps:-?} pps x $bpp bytes per packet against ${mbit:-none} mbit (10 %)"
+	fi
 }
 
 # tcp_mq_shares PORTS: a parent's excess by quantum across queues, with
