@@ -41,7 +41,7 @@ sc_init()
 	netns_pair || { fail "netns_pair"; exit 1; }
 	SC_DEV=$VETH_A
 	# Room for a deep backlog: saturating senders fill the leaf queues.
-	in_a ip link set dev "$SC_DEV" txqueuelen 1000
+	in_a "$IP" link set dev "$SC_DEV" txqueuelen 1000
 }
 
 # Tear the namespaces down now (lib.sh's exit trap would do it later).
