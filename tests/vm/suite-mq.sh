@@ -29,7 +29,8 @@
 #     35 within 2 %, 1:20 5 and at most 2 % of the ceiling more (plain
 #     TCG: 5 %, PRIO_HI below);
 #   - leaves: every kind grafted on 1:10 (copied to every queue) under
-#     traffic, the ceiling still holds and the counts still add up (cake
+#     traffic, the ceiling still holds, 1:10's rate estimator (250ms
+#     500ms) shows what 1:10 sent within 15 %, the counts add up (cake
 #     with flow isolation: its default triple-isolate gives each of the
 #     8192 flows of one host pair 1/1024 of a quantum, and a full cake
 #     then burns the icount CPU in its dequeue; mainline htb with that
@@ -533,6 +534,9 @@ quantum "1:10 on queue 0, 1:20 on the others" uneven
 
 tc_a qdisc del dev "$DEV" root
 tree "rate 10mbit ceil 40mbit" "rate 30mbit ceil 40mbit"
+tc_a class change dev "$DEV" parent 1:1 classid 1:10 estimator 250ms 500ms \
+	htbx rate 10mbit ceil 40mbit burst 15k cburst 15k ||
+	fail "leaves: an estimator on 1:10"
 pgsetup 5001 5002
 pgstart
 for leaf in "pfifo limit 100" "bfifo limit 100000" "fq_codel flows 64 limit 500" \
@@ -547,16 +551,13 @@ for leaf in "pfifo limit 100" "bfifo limit 100000" "fq_codel flows 64 limit 500"
 	   fi ;;
 	esac
 	tc_a qdisc del dev "$DEV" parent 1:10 2>/dev/null
-	if false; then
-		skip "leaves: $kind on 1:10, copied to 4 queues" "no sch_$kind: $LOAD_ERR"
-		continue
-	fi
 	# shellcheck disable=SC2086
 	if ! err=$(tc_a qdisc replace dev "$DEV" parent 1:10 handle 10: $leaf 2>&1); then
 		fail "leaves: $kind on 1:10, copied to 4 queues" "$err"
 		continue
 	fi
 	rates 1
+	est=$(est_mbit 1:10)
 	top=$(rate_get "$R" 1:1)
 	a=$(rate_get "$R" 1:10)
 	# 1:10 at least near its rate (tbf's own 20mbit and netem pass it)
@@ -568,6 +569,14 @@ for leaf in "pfifo limit 100" "bfifo limit 100000" "fq_codel flows 64 limit 500"
 		ok "leaves: $kind on 1:10, copied to 4 queues (1:1 $top mbit, ceil 40; 1:10 $a, rate 10)"
 	else
 		fail "leaves: $kind on 1:10, copied to 4 queues" "1:1 $top mbit (ceil 40), 1:10 $a (rate 10)"
+	fi
+	# 1:10's estimator (its per-CPU count, fed by the leaf's copies)
+	if ! judged "leaves: $kind: 1:10's rate estimator"; then
+		:
+	elif awk -v e="$est" -v a="$a" 'BEGIN { exit !(a > 0 && e >= 0.85 * a && e <= 1.15 * a) }'; then
+		ok "leaves: $kind: 1:10's rate estimator $est mbit (1:10 sent $a)"
+	else
+		fail "leaves: $kind: 1:10's rate estimator" "$est mbit, 1:10 sent $a mbit over the window (15 %)"
 	fi
 done
 # red's dump lacks its init's table (TCA_RED_STAB): it cannot be copied
