@@ -18,8 +18,9 @@
 #     counts; 1:10's rate estimator (estimator 250ms 1sec, fed by the
 #     four queues' per-CPU counts) shows 20 within 10 % and counts GSO
 #     segments as packets: its pps times the bytes per segment of the
-#     class's counters is its bit rate within 10 %; then two classes borrowing from one parent, one flow against
-#     three on the other queues: the excess by quantum within 5 %.
+#     class's counters is its bit rate within 10 %; then two classes
+#     borrowing from one parent, one flow against three on the other
+#     queues: the excess by quantum within 5 %.
 # First, the same flow through a class at 10gbit: what TCP reaches in this
 # guest at all. A rate the guest cannot carry (ceiling < rate + 5 %) is a
 # counted skip that says so, not a pass.
