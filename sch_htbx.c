@@ -631,6 +631,41 @@ static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
 /* ---- data path ---- */
 
 /*
+ * mq: enqueue @skb on @p, the part of its class on queue @t. A leaf that
+ * drops others to take this one (fq_codel, sfq, ...) reports it to the
+ * htbx qdisc, not to @sch: the queue's qdisc follows the leaf (this
+ * packet included) instead. Out of line: the single-queue path tests for
+ * it once.
+ */
+static noinline int htbx_mq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+				    struct htbx_txq *t, struct htbx_part *p,
+				    struct sk_buff **to_free)
+{
+	u32 qlen0 = p->qlen_seen;
+	s32 drops;
+	int ret;
+
+	ret = qdisc_enqueue(skb, p->leaf, to_free);
+	htbx_mq_follow(p);
+	/* queued packets it dropped (the new one is counted below) */
+	drops = (ret == NET_XMIT_SUCCESS) - (s32)(p->leaf->q.qlen - qlen0);
+	if (unlikely(drops > 0))
+		sch->qstats.drops += drops;
+	if (!p->leaf->q.qlen)
+		htbx_core_deactivate(&t->core, &p->cls);
+	if (unlikely(ret != NET_XMIT_SUCCESS)) {
+		if (net_xmit_drop_count(ret)) {
+			qdisc_qstats_drop(sch);
+			p->drops++;
+		}
+		return ret;
+	}
+	if (p->leaf->q.qlen)
+		htbx_core_activate(&t->core, &p->cls);
+	return NET_XMIT_SUCCESS;
+}
+
+/*
  * Enqueue on @t, the scheduler of @sch: the htbx qdisc itself, or in mq
  * mode the qdisc of one TX queue (classes and filters are t->root's).
  */
@@ -642,8 +677,6 @@ static int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	int ret = NET_XMIT_SUCCESS;
 	struct htbx_class *cl;
 	struct htbx_part *p;
-	u32 qlen0;
-	s32 drops;
 
 	cl = htbx_classify(skb, t->root, &ret);
 	if (!cl) {
@@ -663,32 +696,14 @@ static int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 	p = htbx_part(cl, t->idx);
 	if (unlikely(p->txq))
-		qlen0 = p->qlen_seen;
+		return htbx_mq_enqueue(skb, sch, t, p, to_free);
 	ret = qdisc_enqueue(skb, p->leaf, to_free);
-	if (unlikely(p->txq)) {
-		/* mq: a leaf that drops others to take this one (fq_codel,
-		 * sfq, ...) reports it to the htbx qdisc, not to @sch; the
-		 * queue's qdisc follows the leaf (this packet included)
-		 */
-		htbx_mq_follow(p);
-		/* queued packets it dropped (the new one is counted below) */
-		drops = (ret == NET_XMIT_SUCCESS) - (s32)(p->leaf->q.qlen - qlen0);
-		if (unlikely(drops > 0))
-			sch->qstats.drops += drops;
-		if (!p->leaf->q.qlen)
-			htbx_core_deactivate(&t->core, &p->cls);
-	}
 	if (unlikely(ret != NET_XMIT_SUCCESS)) {
 		if (net_xmit_drop_count(ret)) {
 			qdisc_qstats_drop(sch);
 			p->drops++;
 		}
 		return ret;
-	}
-	if (unlikely(p->txq)) {
-		if (p->leaf->q.qlen)
-			htbx_core_activate(&t->core, &p->cls);
-		return NET_XMIT_SUCCESS;
 	}
 	htbx_core_activate(&t->core, &p->cls);
 out:
