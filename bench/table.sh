@@ -32,8 +32,10 @@ fi
 [ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
 for f in "$@"; do
 	[ -r "$f" ] || { echo "table: cannot read $f" >&2; exit 2; }
-	grep -q '^# pps.sh: ' "$f" && grep -q '^tree  *htbx  *htb' "$f" ||
-		{ echo "table: $f is not bench/pps.sh's output" >&2; exit 2; }
+	if ! grep -q '^# pps.sh: ' "$f" || ! grep -q '^tree  *htbx  *htb' "$f"; then
+		echo "table: $f is not bench/pps.sh's output" >&2
+		exit 2
+	fi
 done
 
 table=$(awk '
@@ -109,8 +111,10 @@ if [ -z "$update" ]; then
 fi
 begin='<!-- bench/table.sh: begin -->'
 end='<!-- bench/table.sh: end -->'
-[ "$(grep -cxF "$begin" "$update")" = 1 ] && [ "$(grep -cxF "$end" "$update")" = 1 ] ||
-	{ echo "table: $update needs the lines '$begin' and '$end', once each" >&2; exit 2; }
+if [ "$(grep -cxF "$begin" "$update")" != 1 ] || [ "$(grep -cxF "$end" "$update")" != 1 ]; then
+	echo "table: $update needs the lines '$begin' and '$end', once each" >&2
+	exit 2
+fi
 tmp=$(mktemp "$update.XXXXXX") || exit 2
 printf '%s\n' "$table" | awk -v b="$begin" -v e="$end" '
 	FNR == NR { t = t $0 "\n"; next }
