@@ -115,9 +115,14 @@ if [ "$(grep -cxF "$begin" "$update")" != 1 ] || [ "$(grep -cxF "$end" "$update"
 	echo "table: $update needs the lines '$begin' and '$end', once each" >&2
 	exit 2
 fi
-tmp=$(mktemp "$update.XXXXXX") || exit 2
-printf '%s\n' "$table" | awk -v b="$begin" -v e="$end" '
+# into a temporary file first, then over FILE (which keeps its mode)
+tmp=$(mktemp) || exit 2
+trap 'rm -f "$tmp"' EXIT
+if ! printf '%s\n' "$table" | awk -v b="$begin" -v e="$end" '
 	FNR == NR { t = t $0 "\n"; next }
 	$0 == b { print; printf "%s", t; skip = 1; next }
 	$0 == e { skip = 0 }
-	!skip' - "$update" >"$tmp" && mv "$tmp" "$update" || { rm -f "$tmp"; exit 2; }
+	!skip' - "$update" >"$tmp"; then
+	exit 2
+fi
+cat "$tmp" >"$update" || exit 2
