@@ -630,6 +630,17 @@ static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
 
 /* ---- data path ---- */
 
+/* The leaf of @p refused a packet with @ret: count a drop if it was one. */
+static int htbx_enqueue_refused(struct Qdisc *sch, struct htbx_part *p,
+				int ret)
+{
+	if (net_xmit_drop_count(ret)) {
+		qdisc_qstats_drop(sch);
+		p->drops++;
+	}
+	return ret;
+}
+
 /*
  * mq: enqueue @skb on @p, the part of its class on queue @t. A leaf that
  * drops others to take this one (fq_codel, sfq, ...) reports it to the
@@ -653,13 +664,8 @@ static noinline int htbx_mq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		sch->qstats.drops += drops;
 	if (!p->leaf->q.qlen)
 		htbx_core_deactivate(&t->core, &p->cls);
-	if (unlikely(ret != NET_XMIT_SUCCESS)) {
-		if (net_xmit_drop_count(ret)) {
-			qdisc_qstats_drop(sch);
-			p->drops++;
-		}
-		return ret;
-	}
+	if (unlikely(ret != NET_XMIT_SUCCESS))
+		return htbx_enqueue_refused(sch, p, ret);
 	if (p->leaf->q.qlen)
 		htbx_core_activate(&t->core, &p->cls);
 	return NET_XMIT_SUCCESS;
@@ -698,13 +704,8 @@ static int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	if (unlikely(p->txq))
 		return htbx_mq_enqueue(skb, sch, t, p, to_free);
 	ret = qdisc_enqueue(skb, p->leaf, to_free);
-	if (unlikely(ret != NET_XMIT_SUCCESS)) {
-		if (net_xmit_drop_count(ret)) {
-			qdisc_qstats_drop(sch);
-			p->drops++;
-		}
-		return ret;
-	}
+	if (unlikely(ret != NET_XMIT_SUCCESS))
+		return htbx_enqueue_refused(sch, p, ret);
 	htbx_core_activate(&t->core, &p->cls);
 out:
 	sch->qstats.backlog += len;
