@@ -41,7 +41,9 @@ sc_init()
 	netns_pair || { fail "netns_pair"; exit 1; }
 	SC_DEV=$VETH_A
 	# Room for a deep backlog: saturating senders fill the leaf queues.
-	in_a "$IP" link set dev "$SC_DEV" txqueuelen 1000
+	# (a refusal fails: busybox's ip took no txqueuelen and said so unseen)
+	in_a "$IP" link set dev "$SC_DEV" txqueuelen 1000 ||
+		{ fail "sc_init: txqueuelen 1000 on $SC_DEV"; exit 1; }
 }
 
 # Tear the namespaces down now (lib.sh's exit trap would do it later).
