@@ -15,13 +15,14 @@
  * class that is not CAN_SEND waits in one event queue (a pairing heap keyed
  * by the ns when its mode can improve; a key may be early, never late).
  *
- * A backlogged leaf is "active" for its prio (single queue: also a leaf
- * that emptied, until a dequeue finds it empty). An active class that can send
- * sits in row[level][prio]; one that may borrow sits in its parent's
- * feed[prio] and makes the parent active for that prio, up to the first
- * ancestor that can send. Dequeue serves rows from level 0 up and prio 0 up,
- * descends the feeds to a leaf and charges the packet to every ancestor
- * (rate only at and above the serving level, ceil everywhere).
+ * A backlogged leaf is "active" for its prio (single queue: also the leaf
+ * a dequeue emptied, until another leaf becomes active or a dequeue finds
+ * it empty). An active class that can send sits in row[level][prio]; one
+ * that may borrow sits in its parent's feed[prio] and makes the parent
+ * active for that prio, up to the first ancestor that can send. Dequeue
+ * serves rows from level 0 up and prio 0 up, descends the feeds to a leaf
+ * and charges the packet to every ancestor (rate only at and above the
+ * serving level, ceil everywhere).
  *
  * Rows and feeds are DRR rings (lists): a leaf keeps the head while its
  * deficit for that level lasts; every rotation counts a turn of the ring,
@@ -39,7 +40,8 @@
  * dequeue empties stays active (single queue): htb deactivates it at
  * once, and on a link that is not congested every packet then activates
  * its leaf again through every borrowing ancestor (twice the work of the
- * charge at depth 8); the next dequeue that finds it empty takes it out.
+ * charge at depth 8); the next activation of another leaf, or a dequeue
+ * that finds it empty, takes it out.
  *
  * Re-entry (see the hook contract in htbx_core.h): a leaf's dequeue may
  * deactivate that leaf. Everything after htbx_leaf_dequeue() therefore
@@ -603,6 +605,8 @@ void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
 
 	if (parent && !parent->level) {
 		/* leaf -> inner */
+		if (q->lazy == parent)
+			q->lazy = NULL;
 		if (parent->prio_activity) {
 			htbx_deactivate_prios(q, parent);
 			parent->prio_activity = 0;
@@ -633,11 +637,42 @@ void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
 void htbx_core_deactivate(struct htbx_core *q,
 			  struct htbx_cls *cl)
 {
+	if (q->lazy == cl)
+		q->lazy = NULL;
 	if (!cl->prio_activity || cl->level)
 		return;
 	htbx_deactivate_prios(q, cl);
 	cl->prio_activity = 0;
 	htbx_publish(cl);
+}
+
+/*
+ * Out of line: a packet for a leaf that is active already (backlogged, or
+ * emptied by the last dequeue) costs htbx_core_activate two tests.
+ */
+static noinline void htbx_activate_leaf(struct htbx_core *q,
+					struct htbx_cls *cl)
+{
+	struct htbx_cls *w;
+
+	cl->prio_activity = BIT(cl->cfg.prio);
+	htbx_publish(cl);
+	htbx_activate_prios(q, cl);
+	/*
+	 * The leaf served last, if empty (cl is not: it has a packet now)
+	 * and in the ring cl joined, leaves now (after cl joined, so that a
+	 * parent they share stays where it is): the next dequeue would find
+	 * it before cl. In another ring it may get its next packet before a
+	 * dequeue looks there, and then it never left.
+	 */
+	w = q->lazy;
+	if (w) {
+		q->lazy = NULL;
+		if (w->cmode == cl->cmode && w->cfg.prio == cl->cfg.prio &&
+		    (w->parent == cl->parent || cl->cmode != HTBX_MAY_BORROW) &&
+		    !htbx_leaf_qlen(w))
+			htbx_core_deactivate(q, w);
+	}
 }
 
 /**
@@ -647,9 +682,7 @@ void htbx_core_activate(struct htbx_core *q, struct htbx_cls *cl)
 {
 	if (WARN_ON_ONCE(cl->level) || cl->prio_activity)
 		return;
-	cl->prio_activity = BIT(cl->cfg.prio);
-	htbx_publish(cl);
-	htbx_activate_prios(q, cl);
+	htbx_activate_leaf(q, cl);
 }
 
 /**
@@ -1160,11 +1193,16 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 	 * A leaf this emptied stays on its rings (single queue): on a link
 	 * that is not congested every packet empties its leaf, and the next
 	 * one would activate it again through every borrowing ancestor.
-	 * A dequeue that finds it still empty deactivates it (above). mq:
-	 * a node's activity is published (nactive, demand), so at once.
+	 * A dequeue that finds it still empty deactivates it (above), and
+	 * so does the activation of another leaf (q->lazy). mq: a node's
+	 * activity is published (nactive, demand), so at once.
 	 */
-	if (unlikely(leaf->sh) && !htbx_leaf_qlen(leaf))
-		htbx_core_deactivate(q, leaf);
+	if (unlikely(leaf->sh)) {
+		if (!htbx_leaf_qlen(leaf))
+			htbx_core_deactivate(q, leaf);
+	} else {
+		q->lazy = leaf;
+	}
 	htbx_charge(q, leaf, level, prio, pkt, len, now);
 	return pkt;
 }
@@ -1247,6 +1285,8 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
  */
 void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl, u64 now)
 {
+	if (q->lazy == cl)
+		q->lazy = NULL;
 	htbx_pq_remove(q, cl);
 	htbx_cls_rest(cl, now);
 }
@@ -1264,6 +1304,7 @@ void htbx_core_reset(struct htbx_core *q)
 	q->events = NULL;
 	q->next_event = 0;
 	q->poll = 0;
+	q->lazy = NULL;
 }
 
 void htbx_core_init(struct htbx_core *q)

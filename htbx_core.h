@@ -159,6 +159,7 @@ struct htbx_core {
 	u8			row_mask[HTBX_CORE_MAXDEPTH];	/* prios with members */
 	u8			level_mask;	/* levels whose row_mask is not 0 */
 	struct htbx_pq_node	*events;	/* heap root: earliest key */
+	struct htbx_cls		*lazy;		/* single queue: last served */
 	u64			next_event;	/* see htbx_core_dequeue */
 	u64			poll;		/* mq: outranked, look again then */
 	u64			overlimits;	/* sum of the classes' overlimits */
@@ -216,7 +217,9 @@ void htbx_cls_sent(struct htbx_cls *cl, u32 len, u32 segs);
  *					child and is a leaf again (the caller
  *					then gives it a leaf queue)
  *   htbx_core_change(q, cl, cfg, now)	apply a new config to a linked class
- *   htbx_core_activate(q, cl)		leaf cl has packets (idempotent)
+ *   htbx_core_activate(q, cl)		leaf cl has packets (idempotent);
+ *					takes out the leaf served last if it
+ *					is another and empty (htbx_leaf_qlen)
  *   htbx_core_deactivate(q, cl)	leaf cl is empty (idempotent; a no-op
  *					on an inner class and on a class that
  *					is not active)

@@ -244,8 +244,9 @@ const char *core_check(const struct htbx_core *q, struct tcls **ts, int n)
 		if (c->in_pq != (c->cmode != HTBX_CAN_SEND))
 			return "in_pq iff not CAN_SEND";
 		inpq += c->in_pq;
-		/* single queue: a leaf that emptied stays active until a
-		 * dequeue finds it empty (htbx_dequeue_tree); mq: at once */
+		/* single queue: a leaf that emptied stays active until
+		 * another leaf activates or a dequeue finds it empty; mq:
+		 * it leaves at once */
 		if (!c->level && !c->prio_activity && ts[i]->qlen &&
 		    !ts[i]->nonwc && !ts[i]->reenter)
 			return "backlogged leaf inactive";
@@ -273,6 +274,11 @@ const char *core_check(const struct htbx_core *q, struct tcls **ts, int n)
 	}
 	if (ts && inpq != pq_count(q->events, 0, &err))
 		return "heap size";
+	/* a deleted class must not stay there (its memory is gone) */
+	for (i = 0; ts && q->lazy && i < n && &ts[i]->cl != q->lazy; i++)
+		;
+	if (ts && q->lazy && (i == n || q->lazy->level || q->lazy->sh))
+		return "lazy: not a known single-queue leaf";
 	return NULL;
 }
 

@@ -25,6 +25,7 @@ typedef int64_t s64;
 #define BIT(nr)		(1UL << (nr))
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
+#define noinline	__attribute__((__noinline__))
 
 #define min_t(type, a, b) ({ type __a = (a); type __b = (b); __a < __b ? __a : __b; })
 #define max_t(type, a, b) ({ type __a = (a); type __b = (b); __a > __b ? __a : __b; })

@@ -20,7 +20,7 @@ static struct tcls *perf_pulse;
 static u64 perf_npulse, perf_turn;
 
 /* Kept out of line so that callgrind can count just this. */
-__attribute__((noinline)) u64 perf_loop(struct sim *s, u64 n)
+noinline u64 perf_loop(struct sim *s, u64 n)
 {
 	struct tpkt *p;
 	u64 i, got = 0;
@@ -155,7 +155,7 @@ static bool p64pulse(char *msg, size_t sz) { return pulsed(p64, 64, msg, sz); }
 
 static u64 div_rate[DIV_N], div_recip[DIV_N], div_len[DIV_N];
 
-__attribute__((noinline)) static u64 div_loop(void)
+static noinline u64 div_loop(void)
 {
 	u64 rem = 0, sum = 0;
 	int i;
@@ -165,7 +165,7 @@ __attribute__((noinline)) static u64 div_loop(void)
 	return sum + rem;
 }
 
-__attribute__((noinline)) static u64 recip_loop(void)
+static noinline u64 recip_loop(void)
 {
 	u64 rem = 0, sum = 0;
 	int i;

@@ -70,6 +70,77 @@ static bool t_idempotent(char *msg, size_t sz)
 	return p.cl.feed[3].n == 0 && !s.q.row_mask[1] && !p.cl.prio_activity;
 }
 
+/*
+ * Packets in turn to leaves, one at a time (bench/pps.sh's 64leaves): a
+ * leaf that a dequeue empties stays active, but the activation of a leaf
+ * that joins the same ring takes it out (the next dequeue finds the new
+ * leaf first); one in another ring stays (it may get its next packet
+ * before a dequeue looks there). The leaf that gets the next packet
+ * itself stays as it is.
+ */
+static bool t_lazy(char *msg, size_t sz)
+{
+	struct sim s;
+	struct tcls p, a, b, c, *all[] = { &p, &a, &b, &c };
+	struct htbx_cfg pc = mkcfg(MBIT(10000), MBIT(10000), 0, 1500);
+	struct htbx_cfg bc = mkcfg(1000, MBIT(10000), 0, 1500);
+	struct htbx_cfg cc = mkcfg(MBIT(10000), MBIT(10000), 0, 1500);
+	struct tpkt *pkt;
+	int i;
+
+	sim_init(&s, MBIT(1000));
+	tc_add(&s, &p, NULL, &pc, 0);
+	tc_add(&s, &a, &p, &bc, 1000);
+	tc_add(&s, &b, &p, &bc, 1000);
+	tc_add(&s, &c, NULL, &cc, 1000);
+	/* a and b in debt at their rate (1000 B/s): they borrow from now on */
+	tc_fill(&s, &a, 100);
+	tc_fill(&s, &b, 100);
+	RUN(&s, s.now + 10 * MS);
+	for (i = 0; i < 40; i++) {
+		struct tcls *t = i & 1 ? &b : &a, *o = i & 1 ? &a : &b;
+
+		tc_fill(&s, t, 1);
+		CHECK(&s, all, 4);
+		if (t->cl.cmode != HTBX_MAY_BORROW || o->cl.prio_activity) {
+			FIG("packet %d: the leaf emptied before it still active ", i);
+			return false;
+		}
+		pkt = harness_dequeue(&s.q, s.now);
+		if (!pkt || pkt->owner != t) {
+			FIG("packet %d: not from the leaf that got it", i);
+			return false;
+		}
+		s.now += 8000;
+	}
+	/* the same leaf again: it stays active throughout */
+	for (i = 0; i < 10; i++) {
+		tc_fill(&s, &b, 1);
+		pkt = harness_dequeue(&s.q, s.now);
+		if (!pkt || pkt->owner != &b || !b.cl.prio_activity)
+			return false;
+		s.now += 8000;
+	}
+	/* c can send on its own (row 0), b borrows (p's feed): b stays */
+	tc_fill(&s, &c, 1);
+	CHECK(&s, all, 4);
+	if (c.cl.cmode != HTBX_CAN_SEND || !b.cl.prio_activity) {
+		FIG("a leaf in another ring taken out");
+		return false;
+	}
+	pkt = harness_dequeue(&s.q, s.now);
+	if (!pkt || pkt->owner != &c)
+		return false;
+	/* b, found empty, leaves at the next dequeue that meets it */
+	tc_fill(&s, &a, 1);
+	pkt = harness_dequeue(&s.q, s.now);
+	CHECK(&s, all, 4);
+	if (!pkt || pkt->owner != &a || b.cl.prio_activity)
+		return false;
+	FIG("40 packets in turn to 2 borrowing leaves: the emptied one out at the other's activation; not for a leaf in another ring");
+	return true;
+}
+
 /* Rate up and down, prio move, all under backlog. */
 static bool t_change(char *msg, size_t sz)
 {
@@ -468,6 +539,7 @@ static bool t_10k(char *msg, size_t sz)
 
 const struct utest tests_tree[] = {
 	{ "activate/deactivate idempotent", t_idempotent },
+	{ "an emptied leaf leaves at the next activation", t_lazy },
 	{ "change under backlog", t_change },
 	{ "change of an inner class", t_change_inner },
 	{ "delete a backlogged leaf", t_delete_busy },
