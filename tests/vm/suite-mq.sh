@@ -651,6 +651,10 @@ top=$(rate_get "$R" 1:1)
 near "changes under traffic: 1:1 still at its ceil" "$top" 40 "$CEIL_LO" 3 ceil
 pgstop
 drained_counts "changes under traffic"
+# The harness: a stop right after a start stops pktgen (pgstop fails
+# "pktgen stops" if not), also while the root's counters are not 0.
+pgstart
+pgstop
 pgstart
 replaced=1
 tc_a qdisc replace dev "$DEV" root handle 1: htbx default 10 mq || replaced=0
