@@ -176,10 +176,22 @@ pgsetup() {
 	done
 }
 
+# pg_running: every pktgen device runs. A pktgen thread with nothing to
+# send looks at its start and stop flags every 100 ms; a stop written
+# before it saw the start is lost (it stops nothing, then starts every
+# device and clears the stop), and the start command never returns. The
+# root's packet count cannot tell: it is not 0 after an earlier run.
+pg_running() {
+	for _d in $PG_DEVS; do
+		in_a grep -q '^Result: Starting' "$PG/$_d" || return 1
+	done
+}
+
 pgstart() {
 	bg_in_ns "$NS_A" sh -c "echo start >$PG/pgctrl"
 	PG_PID=$BG_PID
 	HTBX_PIDS="$HTBX_PIDS $PG_PID"
+	wait_until 10 pg_running || echo "# pktgen: a device did not start in 10 s"
 	wait_until 10 root_sent_some
 }
 
