@@ -102,8 +102,12 @@ static bool t_lazy(char *msg, size_t sz)
 
 		tc_fill(&s, t, 1);
 		CHECK(&s, all, 4);
-		if (t->cl.cmode != HTBX_MAY_BORROW || o->cl.prio_activity) {
-			FIG("packet %d: the leaf emptied before it still active ", i);
+		if (t->cl.cmode != HTBX_MAY_BORROW) {
+			FIG("packet %d: the leaf does not borrow", i);
+			return false;
+		}
+		if (o->cl.prio_activity) {
+			FIG("packet %d: the leaf emptied before it still active", i);
 			return false;
 		}
 		pkt = harness_dequeue(&s.q, s.now);
@@ -135,7 +139,8 @@ static bool t_lazy(char *msg, size_t sz)
 	tc_fill(&s, &a, 1);
 	pkt = harness_dequeue(&s.q, s.now);
 	CHECK(&s, all, 4);
-	if (!pkt || pkt->owner != &a || b.cl.prio_activity)
+	if (!pkt || pkt->owner != &a || b.cl.prio_activity ||
+	    c.cl.prio_activity)
 		return false;
 	FIG("40 packets in turn to 2 borrowing leaves: the emptied one out at the other's activation; not for a leaf in another ring");
 	return true;
