@@ -605,13 +605,7 @@ void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
 
 	if (parent && !parent->level) {
 		/* leaf -> inner */
-		if (q->lazy == parent)
-			q->lazy = NULL;
-		if (parent->prio_activity) {
-			htbx_deactivate_prios(q, parent);
-			parent->prio_activity = 0;
-			htbx_publish(parent);
-		}
+		htbx_core_deactivate(q, parent);
 		htbx_pq_remove(q, parent);
 		htbx_forget_turns(q, parent);
 		parent->cmode = HTBX_CAN_SEND;
@@ -1285,8 +1279,6 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
  */
 void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl, u64 now)
 {
-	if (q->lazy == cl)
-		q->lazy = NULL;
 	htbx_pq_remove(q, cl);
 	htbx_cls_rest(cl, now);
 }
