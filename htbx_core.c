@@ -641,32 +641,65 @@ void htbx_core_deactivate(struct htbx_core *q,
 }
 
 /*
+ * The ring leaf @cl joins at @prio in its mode: row 0 if it can send, its
+ * parent's feed if it borrows, none otherwise.
+ */
+static struct htbx_ring *htbx_leaf_ring(struct htbx_core *q,
+					struct htbx_cls *cl, int prio)
+{
+	if (cl->cmode == HTBX_CAN_SEND)
+		return &q->row[0][prio];
+	if (cl->cmode == HTBX_MAY_BORROW && cl->parent)
+		return &cl->parent->feed[prio];
+	return NULL;
+}
+
+/*
  * Out of line: a packet for a leaf that is active already (backlogged, or
  * emptied by the last dequeue) costs htbx_core_activate two tests.
  */
 static noinline void htbx_activate_leaf(struct htbx_core *q,
 					struct htbx_cls *cl)
 {
-	struct htbx_cls *w;
+	struct htbx_cls *w = q->lazy;
+	u32 prio = cl->cfg.prio;
+	struct htbx_ring *r;
 
-	cl->prio_activity = BIT(cl->cfg.prio);
-	htbx_publish(cl);
-	htbx_activate_prios(q, cl);
 	/*
-	 * The leaf served last, if empty (cl is not: it has a packet now)
-	 * and in the ring cl joined, leaves now (after cl joined, so that a
-	 * parent they share stays where it is): the next dequeue would find
-	 * it before cl. In another ring it may get its next packet before a
-	 * dequeue looks there, and then it never left.
+	 * The leaf served last, if empty and in the ring cl joins, leaves
+	 * now: the next dequeue would find it before cl. In another ring it
+	 * may get its next packet before a dequeue looks there, and then it
+	 * never left. When it is that ring's only member (packets in turn to
+	 * many leaves, one at a time), cl takes its place: the ring, and the
+	 * ancestors' activity above it, stay as they are.
 	 */
-	w = q->lazy;
 	if (w) {
 		q->lazy = NULL;
-		if (w->cmode == cl->cmode && w->cfg.prio == cl->cfg.prio &&
-		    (w->parent == cl->parent || cl->cmode != HTBX_MAY_BORROW) &&
-		    !htbx_leaf_qlen(w))
-			htbx_core_deactivate(q, w);
+		if (w->cmode != cl->cmode || w->cfg.prio != prio ||
+		    (w->parent != cl->parent && cl->cmode == HTBX_MAY_BORROW) ||
+		    htbx_leaf_qlen(w)) {
+			w = NULL;
+		} else {
+			r = htbx_leaf_ring(q, cl, prio);
+			if (r && r->n == 1 &&
+			    r->head.next == &w->ring_node[prio]) {
+				list_replace_init(&w->ring_node[prio],
+						  &cl->ring_node[prio]);
+				r->resume = NULL;
+				w->prio_activity = 0;
+				htbx_publish(w);
+				cl->prio_activity = BIT(prio);
+				htbx_publish(cl);
+				return;
+			}
+		}
 	}
+	cl->prio_activity = BIT(prio);
+	htbx_publish(cl);
+	htbx_activate_prios(q, cl);
+	/* after cl joined, so that a parent they share stays where it is */
+	if (w)
+		htbx_core_deactivate(q, w);
 }
 
 /**

@@ -202,6 +202,22 @@ static inline void list_del_init(struct list_head *e)
 	INIT_LIST_HEAD(e);
 }
 
+/* @n, not on a list, takes @old's place; @old is left empty. */
+static inline void list_replace_init(struct list_head *old,
+				     struct list_head *n)
+{
+	if (!old->next || old->next->prev != old || old->prev->next != old ||
+	    n->next != n) {
+		fprintf(stderr, "list_replace corruption %p\n", (void *)old);
+		abort();
+	}
+	n->next = old->next;
+	n->next->prev = n;
+	n->prev = old->prev;
+	n->prev->next = n;
+	INIT_LIST_HEAD(old);
+}
+
 static inline void list_move_tail(struct list_head *e, struct list_head *h)
 {
 	__kshim_list_unlink(e);

@@ -146,6 +146,134 @@ static bool t_lazy(char *msg, size_t sz)
 	return true;
 }
 
+/*
+ * Packets in turn to leaves, one at a time, where the leaf served last is
+ * its ring's only member: the next leaf takes its place (row 0 for leaves
+ * that can send, the parent's feed for borrowers), and the ring keeps one
+ * member. With a backlogged leaf in the same ring the emptied one leaves
+ * as before, and the backlogged one keeps its DRR share.
+ */
+static bool t_lazy_replace(char *msg, size_t sz)
+{
+	static struct sim s;
+	static struct tcls p, e, f, a, b, d;
+	struct tcls *all[] = { &p, &e, &f, &a, &b, &d };
+	struct htbx_cfg pc = mkcfg(MBIT(10000), MBIT(10000), 0, 1500);
+	struct htbx_cfg fast = mkcfg(MBIT(5000), MBIT(10000), 0, 1500);
+	struct htbx_cfg slow = mkcfg(1000, MBIT(10000), 0, 1500);
+	struct htbx_ring *r;
+	struct tpkt *pkt;
+	u64 fromd = 0, sent;
+	int i;
+
+	sim_init(&s, MBIT(1000));
+	tc_add(&s, &p, NULL, &pc, 0);
+	tc_add(&s, &e, &p, &fast, 1000);
+	tc_add(&s, &f, &p, &fast, 1000);
+	tc_add(&s, &a, &p, &slow, 1000);
+	tc_add(&s, &b, &p, &slow, 1000);
+	tc_add(&s, &d, &p, &slow, 1000);
+	/* e and f can send: row 0, alone in turn */
+	r = &s.q.row[0][0];
+	for (i = 0; i < 20; i++) {
+		struct tcls *t = i & 1 ? &f : &e, *o = i & 1 ? &e : &f;
+
+		tc_fill(&s, t, 1);
+		CHECK(&s, all, 6);
+		if (t->cl.cmode != HTBX_CAN_SEND || r->n != 1 ||
+		    o->cl.prio_activity) {
+			FIG("row 0, packet %d: mode %d, %u in the ring, the other leaf %sactive",
+			    i, t->cl.cmode, r->n, o->cl.prio_activity ? "" : "in");
+			return false;
+		}
+		pkt = harness_dequeue(&s.q, s.now);
+		if (!pkt || pkt->owner != t) {
+			FIG("row 0, packet %d: not from the leaf that got it", i);
+			return false;
+		}
+		s.now += 8000;
+	}
+	/* f, emptied, leaves when the next dequeue finds it so */
+	if (harness_dequeue(&s.q, s.now) || f.cl.prio_activity || r->n) {
+		FIG("row 0: the last leaf still active after a dequeue found it empty");
+		return false;
+	}
+	CHECK(&s, all, 6);
+	/* a and b borrow: p's feed, alone in turn */
+	tc_fill(&s, &a, 100);
+	tc_fill(&s, &b, 100);
+	RUN(&s, s.now + 10 * MS);
+	r = &p.cl.feed[0];
+	for (i = 0; i < 20; i++) {
+		struct tcls *t = i & 1 ? &b : &a, *o = i & 1 ? &a : &b;
+
+		tc_fill(&s, t, 1);
+		CHECK(&s, all, 6);
+		if (t->cl.cmode != HTBX_MAY_BORROW || r->n != 1 ||
+		    o->cl.prio_activity || !p.cl.prio_activity) {
+			FIG("feed, packet %d: mode %d, %u in the ring, the other leaf %sactive, parent %sactive",
+			    i, t->cl.cmode, r->n, o->cl.prio_activity ? "" : "in",
+			    p.cl.prio_activity ? "" : "in");
+			return false;
+		}
+		pkt = harness_dequeue(&s.q, s.now);
+		if (!pkt || pkt->owner != t) {
+			FIG("feed, packet %d: not from the leaf that got it", i);
+			return false;
+		}
+		s.now += 8000;
+	}
+	/* d backlogged in the same feed: two a packet's turn, d its share */
+	sent = a.packets + b.packets;
+	tc_fill(&s, &d, 1000);
+	for (i = 0; i < 10; i++) {	/* spends its burst: borrows */
+		if (!harness_dequeue(&s.q, s.now))
+			return false;
+		s.now += 8000;
+	}
+	if (d.cl.cmode != HTBX_MAY_BORROW) {
+		FIG("d does not borrow");
+		return false;
+	}
+	for (i = 0; i < 40; i++) {
+		struct tcls *t = i & 1 ? &b : &a;
+		int k;
+
+		tc_fill(&s, t, 1);
+		CHECK(&s, all, 6);
+		if (r->n < 2 || !d.cl.prio_activity) {
+			FIG("with d backlogged, packet %d: %u in the ring, d %sactive",
+			    i, r->n, d.cl.prio_activity ? "" : "in");
+			return false;
+		}
+		for (k = 0; k < 2; k++) {
+			pkt = harness_dequeue(&s.q, s.now);
+			if (!pkt) {
+				FIG("with d backlogged, packet %d: nothing dequeued", i);
+				return false;
+			}
+			fromd += pkt->owner == &d;
+			s.now += 8000;
+		}
+		CHECK(&s, all, 6);
+	}
+	if (a.packets + b.packets + a.qlen + b.qlen != sent + 40) {
+		FIG("with d backlogged: %llu packets of a and b sent or queued, want %llu",
+		    (unsigned long long)(a.packets + b.packets + a.qlen + b.qlen),
+		    (unsigned long long)(sent + 40));
+		return false;
+	}
+	/* DRR, quantum 1500 of 1000-byte packets: d about half */
+	if (fromd < 36 || fromd > 44) {
+		FIG("with d backlogged: %llu of 80 packets from d, want about 40",
+		    (unsigned long long)fromd);
+		return false;
+	}
+	FIG("20 packets in turn to 2 leaves in row 0 and 20 to 2 borrowers: one ring member throughout; with a backlogged ring mate, %llu of 80 packets from it",
+	    (unsigned long long)fromd);
+	return true;
+}
+
 /* Rate up and down, prio move, all under backlog. */
 static bool t_change(char *msg, size_t sz)
 {
@@ -545,6 +673,7 @@ static bool t_10k(char *msg, size_t sz)
 const struct utest tests_tree[] = {
 	{ "activate/deactivate idempotent", t_idempotent },
 	{ "an emptied leaf leaves at the next activation", t_lazy },
+	{ "an emptied leaf alone in its ring: the next leaf takes its place", t_lazy_replace },
 	{ "change under backlog", t_change },
 	{ "change of an inner class", t_change_inner },
 	{ "delete a backlogged leaf", t_delete_busy },
