@@ -221,9 +221,9 @@ static s64 htbx_diff(const struct htbx_cls *cl, u64 now)
 static s64 htbx_debit(s64 toks, u64 cost)
 {
 	s64 c = (s64)min_t(u64, cost, (u64)HTBX_TOKENS_MAX);
-	s64 t = toks - c;
+	/* max(toks - c, -HTBX_MBUFFER - c), one subtraction */
+	s64 t = max_t(s64, toks, -HTBX_MBUFFER) - c;
 
-	t = max_t(s64, t, -HTBX_MBUFFER - c);
 	return max_t(s64, t, -HTBX_TOKENS_MAX);
 }
 
