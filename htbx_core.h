@@ -107,20 +107,22 @@ struct htbx_pq_node {
 };
 
 struct htbx_cls {
-	/* configuration: read on every packet */
+	/*
+	 * Ordered by use. The first 160 bytes are what the charge reads and
+	 * writes for every packet at every level (with the glue's 32 bytes
+	 * in front of them, three cache lines: sch_htbx.c, struct
+	 * htbx_part); the leaf's DRR and activity state follows.
+	 */
 	struct htbx_cfg		cfg;
 	s64			buffer;		/* ns, cfg.burst at cfg.rate */
 	s64			cbuffer;	/* ns, cfg.cburst at cfg.ceil */
 	u64			rate_recip;	/* htbx_rate_recip(cfg.rate) */
 	u64			ceil_recip;	/* htbx_rate_recip(cfg.ceil) */
-
 	/* mq mode: the buckets every queue's node of this class charges */
 	struct htbx_bucket	*sh;		/* NULL: tokens are this node's */
-
-	/* tree */
 	struct htbx_cls		*parent;
 	int			level;		/* 0 leaf; inner: parent's - 1, top 7 */
-	u32			children;
+	int			cmode;		/* HTBX_CANT_SEND .. HTBX_CAN_SEND */
 
 	/* token state, in ns of transmission time */
 	s64			tokens;
@@ -128,20 +130,6 @@ struct htbx_cls {
 	u64			t_c;		/* time of the last update */
 	u64			rate_rem;	/* carried remainder of len*1e9/rate */
 	u64			ceil_rem;
-	int			cmode;		/* HTBX_CANT_SEND .. HTBX_CAN_SEND */
-
-	/* activity: prios with a backlogged leaf at or below this class */
-	u8			prio_activity;
-	u8			published;	/* mq: prios counted in sh->demand */
-	bool			pub_active;	/* mq, leaf: counted in sh->nactive */
-	u64			vfin;		/* mq: see htbx_bucket.vsent */
-	u8			infeed;		/* mq: prios counted in sh->infeed */
-	u64			xfin;		/* mq, leaf: see htbx_xtime */
-	struct list_head	ring_node[HTBX_CORE_NUMPRIO]; /* in a row or parent feed */
-	struct htbx_ring	feed[HTBX_CORE_NUMPRIO];	/* inner: borrowing children */
-	s32			deficit[HTBX_CORE_MAXDEPTH];	/* leaf: DRR, per level */
-	struct htbx_pq_node	pq;		/* in q->events when not CAN_SEND */
-	bool			in_pq;
 
 	/*
 	 * Scheduler statistics. Bytes and packets are not kept here: the
@@ -150,7 +138,24 @@ struct htbx_cls {
 	 */
 	u64			lends;		/* packets sent on its own rate */
 	u64			borrows;	/* packets sent on an ancestor's */
+
+	/* leaf: DRR per level, and its place in a row or its parent's feed */
+	s32			deficit[HTBX_CORE_MAXDEPTH];
 	u64			giants;		/* segments longer than cfg.mtu */
+	/* activity: prios with a backlogged leaf at or below this class */
+	u8			prio_activity;
+	bool			in_pq;
+	u8			published;	/* mq: prios counted in sh->demand */
+	bool			pub_active;	/* mq, leaf: counted in sh->nactive */
+	u8			infeed;		/* mq: prios counted in sh->infeed */
+	struct list_head	ring_node[HTBX_CORE_NUMPRIO]; /* in a row or parent feed */
+
+	/* inner: borrowing children */
+	struct htbx_ring	feed[HTBX_CORE_NUMPRIO];
+	u32			children;
+	struct htbx_pq_node	pq;		/* in q->events when not CAN_SEND */
+	u64			vfin;		/* mq: see htbx_bucket.vsent */
+	u64			xfin;		/* mq, leaf: see htbx_xtime */
 	u64			overlimits;	/* transitions into CANT_SEND */
 };
 

@@ -83,22 +83,24 @@ struct htbx_txq;
  * sent from it. A class has one; in mq mode one per queue (p, then mqp).
  */
 struct htbx_part {
-	struct htbx_cls		cls;		/* scheduler state, owned by the core */
-	struct Qdisc		*leaf;		/* NULL for inner classes */
-	struct htbx_txq		*txq;		/* mq: the queue's scheduler */
 	/*
 	 * What the class sent, one count per mode: bstats in single-queue
 	 * mode (unused in mq mode); in mq mode cpu_bstats, the class's
 	 * per-CPU count (a part does not know its class, so each holds a
-	 * copy of cl->cpu_bstats).
+	 * copy of cl->cpu_bstats). bstats, leaf and txq are read or written
+	 * for every packet at every level, as are the first 160 bytes of
+	 * cls: together the part's first three cache lines.
 	 */
 	struct gnet_stats_basic_sync bstats;
+	struct Qdisc		*leaf;		/* NULL for inner classes */
+	struct htbx_txq		*txq;		/* mq: the queue's scheduler */
+	struct htbx_cls		cls;		/* scheduler state, owned by the core */
 	struct htbx_bstats_cpu __percpu *cpu_bstats;
 	u32			drops;		/* enqueue drops */
 	/* mq: what of the leaf's counts the queue's qdisc holds */
 	u32			qlen_seen;
 	u32			backlog_seen;
-};
+} ____cacheline_aligned;
 
 struct htbx_class {
 	struct Qdisc_class_common common;
