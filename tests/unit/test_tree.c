@@ -71,6 +71,46 @@ static bool t_idempotent(char *msg, size_t sz)
 }
 
 /*
+ * @n packets in turn to leaves @x and @y, one at a time, each dequeued at
+ * once: the leaf that gets one is in @mode, the other inactive, and @r
+ * (if given) holds one member; the packet comes out of the leaf it went
+ * to. @all (@nall) keep their invariants throughout.
+ */
+static bool in_turn(struct sim *s, struct tcls **all, int nall,
+		    struct tcls *x, struct tcls *y, int n, int mode,
+		    const struct htbx_ring *r, char *msg, size_t sz)
+{
+	struct tpkt *pkt;
+	const char *e;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct tcls *t = i & 1 ? y : x, *o = i & 1 ? x : y;
+
+		tc_fill(s, t, 1);
+		e = core_check(&s->q, all, nall);
+		if (e) {
+			FIG("packet %d: invariant: %s", i, e);
+			return false;
+		}
+		if (t->cl.cmode != mode || (r && r->n != 1) ||
+		    o->cl.prio_activity) {
+			FIG("packet %d: mode %d, want %d; %u in the ring; the leaf emptied before it %sactive",
+			    i, t->cl.cmode, mode, r ? r->n : 0,
+			    o->cl.prio_activity ? "still " : "in");
+			return false;
+		}
+		pkt = harness_dequeue(&s->q, s->now);
+		if (!pkt || pkt->owner != t) {
+			FIG("packet %d: not from the leaf that got it", i);
+			return false;
+		}
+		s->now += 8000;
+	}
+	return true;
+}
+
+/*
  * Packets in turn to leaves, one at a time (bench/pps.sh's 64leaves): a
  * leaf that a dequeue empties stays active, but the activation of a leaf
  * that joins the same ring takes it out (the next dequeue finds the new
@@ -97,26 +137,8 @@ static bool t_lazy(char *msg, size_t sz)
 	tc_fill(&s, &a, 100);
 	tc_fill(&s, &b, 100);
 	RUN(&s, s.now + 10 * MS);
-	for (i = 0; i < 40; i++) {
-		struct tcls *t = i & 1 ? &b : &a, *o = i & 1 ? &a : &b;
-
-		tc_fill(&s, t, 1);
-		CHECK(&s, all, 4);
-		if (t->cl.cmode != HTBX_MAY_BORROW) {
-			FIG("packet %d: the leaf does not borrow", i);
-			return false;
-		}
-		if (o->cl.prio_activity) {
-			FIG("packet %d: the leaf emptied before it still active", i);
-			return false;
-		}
-		pkt = harness_dequeue(&s.q, s.now);
-		if (!pkt || pkt->owner != t) {
-			FIG("packet %d: not from the leaf that got it", i);
-			return false;
-		}
-		s.now += 8000;
-	}
+	if (!in_turn(&s, all, 4, &a, &b, 40, HTBX_MAY_BORROW, NULL, msg, sz))
+		return false;
 	/* the same leaf again: it stays active throughout */
 	for (i = 0; i < 10; i++) {
 		tc_fill(&s, &b, 1);
@@ -175,24 +197,8 @@ static bool t_lazy_replace(char *msg, size_t sz)
 	tc_add(&s, &d, &p, &slow, 1000);
 	/* e and f can send: row 0, alone in turn */
 	r = &s.q.row[0][0];
-	for (i = 0; i < 20; i++) {
-		struct tcls *t = i & 1 ? &f : &e, *o = i & 1 ? &e : &f;
-
-		tc_fill(&s, t, 1);
-		CHECK(&s, all, 6);
-		if (t->cl.cmode != HTBX_CAN_SEND || r->n != 1 ||
-		    o->cl.prio_activity) {
-			FIG("row 0, packet %d: mode %d, %u in the ring, the other leaf %sactive",
-			    i, t->cl.cmode, r->n, o->cl.prio_activity ? "" : "in");
-			return false;
-		}
-		pkt = harness_dequeue(&s.q, s.now);
-		if (!pkt || pkt->owner != t) {
-			FIG("row 0, packet %d: not from the leaf that got it", i);
-			return false;
-		}
-		s.now += 8000;
-	}
+	if (!in_turn(&s, all, 6, &e, &f, 20, HTBX_CAN_SEND, r, msg, sz))
+		return false;
 	/* f, emptied, leaves when the next dequeue finds it so */
 	if (harness_dequeue(&s.q, s.now) || f.cl.prio_activity || r->n) {
 		FIG("row 0: the last leaf still active after a dequeue found it empty");
@@ -204,25 +210,8 @@ static bool t_lazy_replace(char *msg, size_t sz)
 	tc_fill(&s, &b, 100);
 	RUN(&s, s.now + 10 * MS);
 	r = &p.cl.feed[0];
-	for (i = 0; i < 20; i++) {
-		struct tcls *t = i & 1 ? &b : &a, *o = i & 1 ? &a : &b;
-
-		tc_fill(&s, t, 1);
-		CHECK(&s, all, 6);
-		if (t->cl.cmode != HTBX_MAY_BORROW || r->n != 1 ||
-		    o->cl.prio_activity || !p.cl.prio_activity) {
-			FIG("feed, packet %d: mode %d, %u in the ring, the other leaf %sactive, parent %sactive",
-			    i, t->cl.cmode, r->n, o->cl.prio_activity ? "" : "in",
-			    p.cl.prio_activity ? "" : "in");
-			return false;
-		}
-		pkt = harness_dequeue(&s.q, s.now);
-		if (!pkt || pkt->owner != t) {
-			FIG("feed, packet %d: not from the leaf that got it", i);
-			return false;
-		}
-		s.now += 8000;
-	}
+	if (!in_turn(&s, all, 6, &a, &b, 20, HTBX_MAY_BORROW, r, msg, sz))
+		return false;
 	/* d backlogged in the same feed: two a packet's turn, d its share */
 	sent = a.packets + b.packets;
 	tc_fill(&s, &d, 1000);
