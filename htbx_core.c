@@ -41,7 +41,10 @@
  * once, and on a link that is not congested every packet then activates
  * its leaf again through every borrowing ancestor (twice the work of the
  * charge at depth 8); the next activation of another leaf, or a dequeue
- * that finds it empty, takes it out.
+ * that finds it empty, takes it out, and when it is alone in the ring the
+ * other leaf joins, that leaf takes its place in the list (packets in
+ * turn to many leaves then cost one list replacement, not a leaf and its
+ * ancestors in and out).
  *
  * Re-entry (see the hook contract in htbx_core.h): a leaf's dequeue may
  * deactivate that leaf. Everything after htbx_leaf_dequeue() therefore
