@@ -59,6 +59,7 @@
 #include <uapi/linux/pkt_sched_htbx.h>
 
 #include <linux/workqueue.h>
+#include <linux/rtnetlink.h>
 
 #include "htbx_core.h"
 
@@ -119,6 +120,7 @@ struct htbx_class {
 	struct htbx_bstats_cpu __percpu *cpu_bstats;	/* what its parts sent */
 	struct htbx_part	*mqp;		/* on queues 1 .. nq - 1 */
 	struct htbx_bucket	*bucket;	/* shared by the parts' nodes */
+	struct nlattr		*leaf_opt;	/* the options its copies have */
 };
 
 /*
@@ -155,7 +157,12 @@ struct htbx_sched {
 	unsigned int		nq;		/* parts per class */
 	struct Qdisc		**shards;	/* [nq], htbx_txq_ops */
 	bool			attached;	/* the TX queues hold them */
+	unsigned int		leaves_grafted;	/* classes with a leaf_opt */
+	struct delayed_work	leaf_sync;	/* htbx_leaf_sync_work() */
 };
+
+/* mq: how often a change of a leaf is looked for (htbx_leaf_sync). */
+#define HTBX_LEAF_SYNC_MS	500
 
 /* The direct queue, as a classification result. */
 #define HTBX_DIRECT	((struct htbx_class *)-1L)
@@ -1163,6 +1170,9 @@ static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
 	gen_kill_estimator(&cl->rate_est);
 	tcf_block_put(cl->block);
 	free_percpu(cl->cpu_bstats);
+	if (cl->leaf_opt)
+		q->leaves_grafted--;
+	kfree(cl->leaf_opt);
 	kfree(cl->bucket);
 	kfree(cl->mqp);
 	kfree(cl);
@@ -1456,6 +1466,12 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	qdisc_hash_add(cl->p.leaf, true);
 	htbx_class_hash_grow(sch);
 	htbx_put_leaves(old_leaves, htbx_nq(q));
+	if (old_leaves && parent->leaf_opt) {
+		/* its grafted leaf is gone, and with it what to follow */
+		kfree(parent->leaf_opt);
+		parent->leaf_opt = NULL;
+		q->leaves_grafted--;
+	}
 	*arg = (unsigned long)cl;
 	htbx_adj_info_cfg(&w, classid, &cfg, q->r2q);
 	htbx_report(extack, adj, &w);
@@ -1549,27 +1565,132 @@ HTBX_CLASS_DELETE(htbx_delete)
 /* ---- leaves, filters ---- */
 
 /*
- * mq: the copies of a leaf on queues 1 .. nq - 1. qdisc_create_dflt()
- * gives a kind's init no options, and a kind's change may not take all
- * that its init takes (fq_codel's flows), so a copy is made with ops that
- * are the kind's own but for an init that passes the options of the leaf
- * it copies, as its dump has them (RTNL serialises the calls). The copy
- * keeps those ops; htbx_leaf_put() frees them once it is gone (a copy is
- * in no hash and no one else holds it).
- *
- * The leaf the user grafted stays queue 0's and the one tc finds by its
- * handle. While it is a leaf of ours its ops are the kind's but for a
- * change that hands the options on to every copy (htbx_leaf_change);
- * it gets the kind's own back before anyone else may hold it again
- * (htbx_leaf_unwrap: the graft that replaces it, htbx_leaf_put).
+ * mq mode: the leaf kinds whose dump holds all of their configuration, so
+ * that a copy made from the dump is the same qdisc. A classful kind keeps
+ * its classes, child qdiscs and filters outside its dump (and a copy's
+ * children, below handle 0, could not report a flush up the tree);
+ * pfifo_fast is lockless, counts its queue per CPU and leaves q.qlen at
+ * 0; netem, red, choke and gred keep a table outside it. A kind not named
+ * here is refused: nothing says its dump is whole. (fq_codel, cake and
+ * sfq have class ops too, for their flows: classes without a graft.)
  */
-struct htbx_leaf_ops {
+static const char *const htbx_mq_leaf_kinds[] = {
+	"pfifo", "bfifo", "pfifo_head_drop", "fq_codel", "fq_pie", "cake",
+	"sfq", "fq", "codel", "pie", "hhf",
+};
+
+static struct Qdisc_ops htbx_qdisc_ops;
+
+/* mq: may @leaf be copied to every TX queue? If not, the extack says why. */
+static bool htbx_mq_leaf_ok(const struct Qdisc *leaf,
+			    struct netlink_ext_ack *extack)
+{
+	const struct Qdisc_ops *ops = leaf->ops;
+	unsigned int i;
+
+	if (ops == &htbx_qdisc_ops) {
+		/* its dump has counters its init refuses */
+		NL_SET_ERR_MSG_MOD(extack, "mq mode: htbx is not a leaf of htbx in mq mode");
+		return false;
+	}
+	if (ops->cl_ops && ops->cl_ops->graft) {
+		NL_SET_ERR_MSG_MOD(extack, "mq mode: a classful leaf cannot be copied to every TX queue (its classes, qdiscs and filters are not in its dump): use fq_codel, cake, sfq or pfifo, or leave mq out");
+		return false;
+	}
+	if (ops->static_flags & TCQ_F_NOLOCK) {
+		NL_SET_ERR_MSG_MOD(extack, "mq mode: pfifo_fast is lockless and counts per CPU, so it cannot be a copy on every TX queue: use pfifo or fq_codel");
+		return false;
+	}
+	for (i = 0; i < ARRAY_SIZE(htbx_mq_leaf_kinds); i++)
+		if (!strcmp(ops->id, htbx_mq_leaf_kinds[i]))
+			return true;
+	NL_SET_ERR_MSG_MOD(extack, "mq mode: this leaf kind keeps state outside its dump (netem's distribution, red's table), so it cannot be copied to every TX queue: use fq_codel, cake, sfq, fq, pie, codel or a fifo, or leave mq out");
+	return false;
+}
+
+/*
+ * mq: the copies of a leaf on queues 1 .. nq - 1, made from the leaf's
+ * options as its dump has them. qdisc_create_dflt() gives a kind's init no
+ * options, and a kind's change may not take all that its init takes
+ * (fq_codel's flows), so a copy is made with an ops table of its own: the
+ * kind's, but for an init that passes those options (RTNL serialises the
+ * calls). The table is the copy's for its life: htbx_leaf_put() frees it
+ * once the copy is gone. A copy is in no hash, so nothing but htbx
+ * reaches it. The leaf the user grafted, queue 0's, keeps the kind's own
+ * ops: tc finds it by its handle and changes it as any qdisc, and
+ * htbx_leaf_sync() hands what changed on to the copies.
+ */
+struct htbx_copy_ops {
 	struct Qdisc_ops	ops;
 	const struct Qdisc_ops	*kind;
 	struct nlattr		*opt;		/* while the copy is made */
-	struct Qdisc		*sch;		/* queue 0's: the htbx qdisc */
-	struct htbx_class	*cl;		/* and the class it is a leaf of */
 };
+
+static int htbx_copy_init(struct Qdisc *sch, struct nlattr *opt,
+			  struct netlink_ext_ack *extack)
+{
+	const struct htbx_copy_ops *w =
+		container_of(sch->ops, struct htbx_copy_ops, ops);
+
+	return w->kind->init ? w->kind->init(sch, w->opt, extack) : 0;
+}
+
+static void htbx_leaf_put(struct Qdisc *leaf)
+{
+	const struct Qdisc_ops *ops = leaf->ops;
+
+	qdisc_put(leaf);
+	if (ops->init == htbx_copy_init)
+		kfree(container_of(ops, struct htbx_copy_ops, ops));
+}
+
+/*
+ * The options of @leaf as its dump gives them, in @skb (emptied first):
+ * NULL for a kind without options, an ERR_PTR when they do not fit.
+ */
+static struct nlattr *htbx_leaf_opts(struct Qdisc *leaf, struct sk_buff *skb)
+{
+	skb_trim(skb, 0);
+	if (!leaf->ops->dump)
+		return NULL;
+	if (leaf->ops->dump(leaf, skb) < 0)
+		return ERR_PTR(-EMSGSIZE);
+	return nla_find((struct nlattr *)skb->data, skb->len, TCA_OPTIONS);
+}
+
+/* A copy of @leaf0 (the kind's ops, options @opt) for part @i. */
+static struct Qdisc *htbx_clone_leaf(struct Qdisc *sch,
+				     const struct Qdisc *leaf0,
+				     struct nlattr *opt, unsigned int i,
+				     u32 classid,
+				     struct netlink_ext_ack *extack)
+{
+	struct netlink_ext_ack ext;
+	struct htbx_copy_ops *w;
+	struct Qdisc *c;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+	if (!w)
+		return NULL;
+	w->ops = *leaf0->ops;
+	w->ops.init = htbx_copy_init;
+	w->kind = leaf0->ops;
+	w->opt = opt;
+	/* what init says about an attribute points into the dump, not
+	 * into the request: only its message is passed on
+	 */
+	memset(&ext, 0, sizeof(ext));
+	c = qdisc_create_dflt(htbx_leaf_queue(sch, i), &w->ops, classid,
+			      &ext);
+	w->opt = NULL;
+	if (!c && ext._msg)
+		htbx_extack_msg(extack, &ext);
+	else if (!c)
+		NL_SET_ERR_MSG_MOD(extack, "mq mode: the leaf cannot be made again from its own dump, so not for every TX queue");
+	if (!c)
+		kfree(w);
+	return c;
+}
 
 /*
  * What a change made the leaf of @p drop (a lower limit), counted on its
@@ -1584,123 +1705,106 @@ static void htbx_leaf_changed(struct htbx_part *p)
 	spin_unlock_bh(qdisc_lock(sch));
 }
 
-static int htbx_leaf_change(struct Qdisc *leaf, struct nlattr *opt,
-			    struct netlink_ext_ack *extack)
+static bool htbx_nla_equal(const struct nlattr *a, const struct nlattr *b)
 {
-	const struct htbx_leaf_ops *w =
-		container_of(leaf->ops, struct htbx_leaf_ops, ops);
-	struct htbx_sched *q = qdisc_priv(w->sch);
+	return a->nla_len == b->nla_len && !memcmp(a, b, a->nla_len);
+}
+
+/*
+ * mq: queue 0's leaf of @cl now has the options @opt; each copy takes
+ * them with its kind's change, or, where the kind's change refuses its
+ * own dump (fq_codel's and fq_pie's flows), is made again from them,
+ * what the old one held dropped and counted on its queue. Under RTNL.
+ */
+static void htbx_leaf_sync_class(struct Qdisc *sch, struct htbx_class *cl,
+				 struct nlattr *opt)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct nlattr *copy;
+	struct htbx_part *p;
 	struct Qdisc *c;
 	unsigned int i;
-	int err;
 
-	for (i = 0; i < htbx_nq(q); i++) {
-		c = htbx_part(w->cl, i)->leaf;
-		err = i ? c->ops->change(c, opt, extack) :
-			  w->kind->change(leaf, opt, extack);
-		if (err) {
-			/* the same options on the same kind: not seen */
-			if (i && extack && !extack->_msg)
-				NL_SET_ERR_MSG_MOD(extack, "mq mode: a copy of the leaf refused the change queue 0's took");
-			return err;
+	copy = kmemdup(opt, opt->nla_len, GFP_KERNEL_ACCOUNT);
+	if (!copy)
+		return;		/* tried again at the next look */
+	htbx_leaf_changed(&cl->p);
+	for (i = 1; i < q->nq; i++) {
+		p = htbx_part(cl, i);
+		c = p->leaf;
+		if (c->ops->change && !c->ops->change(c, opt, NULL)) {
+			htbx_leaf_changed(p);
+			continue;
 		}
-		htbx_leaf_changed(htbx_part(w->cl, i));
+		c = htbx_clone_leaf(sch, cl->p.leaf, opt, i,
+				    cl->common.classid, NULL);
+		if (!c) {
+			kfree(copy);
+			return;
+		}
+		spin_lock_bh(qdisc_lock(p->txq->sch));
+		htbx_purge_part(q, cl, i);
+		swap(p->leaf, c);
+		spin_unlock_bh(qdisc_lock(p->txq->sch));
+		htbx_leaf_put(c);
 	}
-	return 0;
+	kfree(cl->leaf_opt);
+	cl->leaf_opt = copy;
 }
 
-/* mq: @leaf's ops made to hand a change on to @cl's copies (see above). */
-static int htbx_leaf_wrap(struct Qdisc *sch, struct htbx_class *cl,
-			  struct Qdisc *leaf)
+/*
+ * mq: a change of a leaf (tc qdisc change, which reaches queue 0's: the
+ * one tc finds by its handle) is handed on to its copies here. The kernel
+ * tells a parent nothing of a change of its child, and htbx leaves the
+ * child's ops alone, so it looks: every HTBX_LEAF_SYNC_MS it compares the
+ * dump of each leaf the user grafted with the options its copies have.
+ * Under RTNL.
+ */
+static void htbx_leaf_sync(struct Qdisc *sch)
 {
-	struct htbx_leaf_ops *w;
-
-	if (!leaf->ops->change)
-		return 0;
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
-	if (!w)
-		return -ENOBUFS;
-	w->ops = *leaf->ops;
-	w->ops.change = htbx_leaf_change;
-	w->kind = leaf->ops;
-	w->sch = sch;
-	w->cl = cl;
-	leaf->ops = &w->ops;
-	return 0;
-}
-
-/* The kind's own ops back on @leaf, once no class of ours holds it. */
-static void htbx_leaf_unwrap(struct Qdisc *leaf)
-{
-	struct htbx_leaf_ops *w;
-
-	if (leaf->ops->change != htbx_leaf_change)
-		return;
-	w = container_of(leaf->ops, struct htbx_leaf_ops, ops);
-	leaf->ops = w->kind;
-	kfree(w);
-}
-
-static int htbx_copy_init(struct Qdisc *sch, struct nlattr *opt,
-			  struct netlink_ext_ack *extack)
-{
-	const struct htbx_leaf_ops *w =
-		container_of(sch->ops, struct htbx_leaf_ops, ops);
-
-	return w->kind->init ? w->kind->init(sch, w->opt, extack) : 0;
-}
-
-static void htbx_leaf_put(struct Qdisc *leaf)
-{
-	const struct Qdisc_ops *ops;
-
-	htbx_leaf_unwrap(leaf);
-	ops = leaf->ops;
-	qdisc_put(leaf);
-	if (ops->init == htbx_copy_init)
-		kfree(container_of(ops, struct htbx_leaf_ops, ops));
-}
-
-static struct Qdisc *htbx_clone_leaf(struct Qdisc *sch, struct Qdisc *new,
-				     unsigned int i, u32 classid,
-				     struct netlink_ext_ack *extack)
-{
-	struct netlink_ext_ack ext;
-	struct htbx_leaf_ops *w;
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl;
 	struct sk_buff *skb;
-	struct Qdisc *c = NULL;
+	struct nlattr *opt;
+	unsigned int h;
 
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	/* a queue's qdisc is gone: the root is being replaced */
+	for (h = 0; h < q->nq; h++)
+		if (!q->shards[h])
+			return;
 	skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!w || !skb)
-		goto out;
-	w->ops = *new->ops;
-	w->ops.init = htbx_copy_init;
-	w->kind = new->ops;
-	if (new->ops->dump && new->ops->dump(new, skb) < 0) {
-		NL_SET_ERR_MSG_MOD(extack, "mq mode: the leaf's options do not fit one message");
-		goto out;
+	if (!skb)
+		return;
+	for (h = 0; h < q->clhash.hashsize; h++) {
+		hlist_for_each_entry(cl, &q->clhash.hash[h], common.hnode) {
+			if (!cl->leaf_opt || !cl->p.leaf)
+				continue;
+			opt = htbx_leaf_opts(cl->p.leaf, skb);
+			if (IS_ERR_OR_NULL(opt) ||
+			    htbx_nla_equal(opt, cl->leaf_opt))
+				continue;
+			htbx_leaf_sync_class(sch, cl, opt);
+		}
 	}
-	w->opt = nla_find((struct nlattr *)skb->data, skb->len, TCA_OPTIONS);
-	/* what init says about an attribute points into this skb, not
-	 * into the request: only its message is passed on
-	 */
-	memset(&ext, 0, sizeof(ext));
-	c = qdisc_create_dflt(htbx_leaf_queue(sch, i), &w->ops, classid,
-			      &ext);
-	w->opt = NULL;
-	if (!c && ext._msg)
-		htbx_extack_msg(extack, &ext);
-	else if (!c)
-		NL_SET_ERR_MSG_MOD(extack, "mq mode: this leaf kind cannot be made again from its own dump (red, choke, gred), so not for every TX queue");
-out:
 	kfree_skb(skb);
-	if (!c)
-		kfree(w);
-	return c;
 }
 
-static struct Qdisc_ops htbx_qdisc_ops;
+static void htbx_leaf_sync_work(struct work_struct *work)
+{
+	struct htbx_sched *q = container_of(to_delayed_work(work),
+					    struct htbx_sched, leaf_sync);
+
+	/* htbx_destroy() waits for this under RTNL: never wait for it here */
+	if (!rtnl_trylock()) {
+		schedule_delayed_work(&q->leaf_sync, 1);
+		return;
+	}
+	htbx_leaf_sync(q->txq.root);
+	rtnl_unlock();
+	if (q->leaves_grafted)
+		schedule_delayed_work(&q->leaf_sync,
+				      msecs_to_jiffies(HTBX_LEAF_SYNC_MS));
+}
 
 static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 		      struct Qdisc **old, struct netlink_ext_ack *extack)
@@ -1708,43 +1812,54 @@ static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct htbx_class *cl = (struct htbx_class *)arg;
 	u32 classid = cl->common.classid;
+	struct nlattr *opt = NULL, *leaf_opt = NULL;
+	struct sk_buff *skb = NULL;
 	struct Qdisc **leaves;
 	struct htbx_part *p;
 	struct Qdisc *tmp;
 	unsigned int i;
+	int err = -ENOBUFS;
 
 	if (!htbx_is_leaf(cl)) {
 		NL_SET_ERR_MSG_MOD(extack, "class has child classes: only a leaf holds a qdisc");
 		return -EINVAL;
 	}
-	if (q->mq && new && new->ops == &htbx_qdisc_ops) {
-		/* its dump has counters its init refuses: not copied */
-		NL_SET_ERR_MSG_MOD(extack, "mq mode: htbx is not a leaf of htbx in mq mode");
-		return -EOPNOTSUPP;
+	if (q->mq && new) {
+		if (!htbx_mq_leaf_ok(new, extack))
+			return -EOPNOTSUPP;
+		skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
+		if (!skb)
+			return -ENOBUFS;
+		opt = htbx_leaf_opts(new, skb);
+		if (IS_ERR(opt)) {
+			NL_SET_ERR_MSG_MOD(extack, "mq mode: the leaf's options do not fit one message");
+			err = PTR_ERR(opt);
+			goto out;
+		}
+		if (opt) {
+			leaf_opt = kmemdup(opt, opt->nla_len,
+					   GFP_KERNEL_ACCOUNT);
+			if (!leaf_opt)
+				goto out;
+		}
 	}
-	leaves = kcalloc(htbx_nq(q), sizeof(*leaves), GFP_KERNEL);
+	leaves = kcalloc(htbx_nq(q), sizeof(*leaves), GFP_KERNEL_ACCOUNT);
 	if (!leaves)
-		return -ENOBUFS;
+		goto out;
 	for (i = 0; i < htbx_nq(q); i++) {
 		if (!new)
 			leaves[i] = htbx_new_leaf(sch, i, classid, extack);
 		else if (!i)
 			leaves[i] = new;
 		else
-			leaves[i] = htbx_clone_leaf(sch, new, i, classid,
+			leaves[i] = htbx_clone_leaf(sch, new, opt, i, classid,
 						    extack);
 		if (!leaves[i]) {
 			if (new)
 				leaves[0] = NULL;	/* the caller's */
 			htbx_put_leaves(leaves, i);
-			return -ENOBUFS;
+			goto out;
 		}
-	}
-	/* after the copies: they take the kind's ops from it */
-	if (q->mq && new && htbx_leaf_wrap(sch, cl, new)) {
-		leaves[0] = NULL;
-		htbx_put_leaves(leaves, htbx_nq(q));
-		return -ENOBUFS;
 	}
 
 	/* Purges the old leaves; the class leaves its queues' rings. */
@@ -1758,12 +1873,22 @@ static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 	}
 	htbx_unlock(sch);
 
+	/* the options the copies have, looked at by htbx_leaf_sync() */
+	if (q->mq) {
+		q->leaves_grafted += !!leaf_opt - !!cl->leaf_opt;
+		swap(cl->leaf_opt, leaf_opt);
+		if (cl->leaf_opt)
+			schedule_delayed_work(&q->leaf_sync,
+					      msecs_to_jiffies(HTBX_LEAF_SYNC_MS));
+	}
 	*old = leaves[0];
-	if (*old)
-		htbx_leaf_unwrap(*old);
 	leaves[0] = NULL;
 	htbx_put_leaves(leaves, htbx_nq(q));
-	return 0;
+	err = 0;
+out:
+	kfree(leaf_opt);
+	kfree_skb(skb);
+	return err;
 }
 
 static struct Qdisc *htbx_leaf(struct Qdisc *sch, unsigned long arg)
@@ -2160,6 +2285,7 @@ static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 
 	htbx_txq_init(&q->txq, sch);
 	q->txq.root = sch;
+	INIT_DELAYED_WORK(&q->leaf_sync, htbx_leaf_sync_work);
 
 	err = qdisc_class_hash_init(&q->clhash);
 	if (err < 0)
@@ -2258,6 +2384,7 @@ static void htbx_destroy(struct Qdisc *sch)
 
 	cancel_work_sync(&q->txq.work);
 	qdisc_watchdog_cancel(&q->txq.watchdog);
+	cancel_delayed_work_sync(&q->leaf_sync);
 	/*
 	 * mq: queues' qdiscs that outlive this one (a new root with .attach
 	 * grafts them away only after this) forget it now; before attach
