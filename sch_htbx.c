@@ -819,15 +819,48 @@ static void htbx_reset(struct Qdisc *sch)
 		htbx_txq_reset(&q->txq);
 }
 
+/*
+ * mq: the length of @skb by the size table of the htbx qdisc. The stack
+ * sized the packet with the queue's own qdisc, which has none, and sizes
+ * it by the table of a root qdisc only, so a table given to the htbx
+ * qdisc (SQM's linklayer and overhead) is applied here, on every queue,
+ * as the stack applies a root's: the packet plus the overhead, looked up
+ * in cells of 2^cell_log bytes (a table that is too short extends itself
+ * by whole copies of its last entry), in units of 2^size_log bytes.
+ */
+static void htbx_stab_size(struct sk_buff *skb,
+			   const struct qdisc_size_table *stab)
+{
+	const struct tc_sizespec *spec = &stab->szopts;
+	int len = skb->len + spec->overhead;
+	int cell;
+
+	if (spec->tsize) {
+		cell = max(len + spec->cell_align, 0) >> spec->cell_log;
+		if (cell < spec->tsize)
+			len = stab->data[cell];
+		else
+			len = stab->data[spec->tsize - 1] *
+			      (cell / spec->tsize) +
+			      stab->data[cell % spec->tsize];
+		len <<= spec->size_log;
+	}
+	qdisc_skb_cb(skb)->pkt_len = max(len, 1);
+}
+
 static int htbx_shard_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			      struct sk_buff **to_free)
 {
 	struct htbx_txq *t = qdisc_priv(sch);
+	struct qdisc_size_table *stab;
 
 	if (unlikely(!t->root)) {
 		__qdisc_drop(skb, to_free);
 		return NET_XMIT_DROP;
 	}
+	stab = rcu_dereference_bh(t->root->stab);
+	if (stab)
+		htbx_stab_size(skb, stab);
 	return htbx_txq_enqueue(skb, sch, t, to_free);
 }
 
