@@ -426,6 +426,48 @@ static bool t_mq_deep(char *msg, size_t sz)
 	return mq_reset_clean(&m, NQ, msg, sz);
 }
 
+/*
+ * A burst raised on an idle class gives it no tokens it did not have.
+ * The shared bucket keeps an empty time, and one far back would be worth
+ * all of the new burst at once; single-queue htbx (and htb) keep tokens,
+ * capped at the burst they had. 10 mbit on two 1 gbit queues, idle for a
+ * second, burst and cburst raised to 1 MB, then backlogged: over 10 ms
+ * it may send its old burst, 10 ms of its rate and a packet per queue.
+ */
+static bool t_mq_burst_raised(char *msg, size_t sz)
+{
+	static struct mqtree m;
+	struct htbx_cfg c = mkcfg(MBIT(10), MBIT(10), 0, 1500);
+	u64 bytes = 0, most;
+	int i;
+
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < 2; i++)
+		sim_init(&m.s[i], MBIT(1000));
+	mq_add(&m, 2, 0, -1, &c, 1000);
+	if (!mq_run(&m, 2, 1000 * MS)) {
+		FIG("idle: an event in the past");
+		return false;
+	}
+	most = c.cburst + MBIT(10) / 100 + 2 * 1000;
+	c.burst = 1000000;
+	c.cburst = 1000000;
+	for (i = 0; i < 2; i++)
+		htbx_core_change(&m.s[i].q, &m.t[i][0].cl, &c, m.s[i].now);
+	for (i = 0; i < 2; i++)
+		tc_fill(&m.s[i], &m.t[i][0], INF_PKTS);
+	if (!mq_run(&m, 2, 10 * MS)) {
+		FIG("backlogged: an event in the past");
+		return false;
+	}
+	for (i = 0; i < 2; i++)
+		bytes += m.t[i][0].bytes;
+	FIG("10 ms after the burst went from %u to 1000000 bytes: %llu bytes sent (at most %llu)",
+	    mkcfg(MBIT(10), MBIT(10), 0, 1500).cburst,
+	    (unsigned long long)bytes, (unsigned long long)most);
+	return bytes <= most;
+}
+
 const struct utest tests_mq[] = {
 	{ "mq prio of the excess across queues", t_mq_prio },
 	{ "mq prio of the excess, prio 0 on one queue", t_mq_prio_one },
@@ -435,5 +477,6 @@ const struct utest tests_mq[] = {
 	{ "mq excess by quantum, unequal quanta", t_mq_shares_quantum },
 	{ "mq excess by quantum, 60 KB packets", t_mq_shares_gso },
 	{ "mq excess by quantum on three levels, quantum changed", t_mq_deep },
+	{ "mq burst raised on an idle class: no credit for idle time", t_mq_burst_raised },
 	{ NULL, NULL },
 };
