@@ -266,6 +266,28 @@ static void htbx_sync(struct htbx_cls *cl, u64 now)
 	cl->t_c = now;
 }
 
+/* Bucket word @v: an empty time no earlier than @floor. */
+static void htbx_bucket_raise(atomic64_t *v, s64 floor)
+{
+	s64 old = atomic64_read(v);
+
+	while (old < floor && !atomic64_try_cmpxchg(v, &old, floor))
+		;
+}
+
+/*
+ * mq: the buckets hold no more than @cl's tokens at @now. A change may
+ * grow the buffers, and an empty time further back than the tokens the
+ * class had would credit its idle time up to the new burst at once;
+ * single-queue htbx keeps the tokens it had, capped at the old burst.
+ */
+static void htbx_bucket_hold(struct htbx_bucket *b, const struct htbx_cls *cl,
+			     u64 now)
+{
+	htbx_bucket_raise(&b->rate, (s64)now - cl->tokens);
+	htbx_bucket_raise(&b->ceil, (s64)now - cl->ctokens);
+}
+
 void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
 		      u64 now)
 {
@@ -781,6 +803,8 @@ void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
 	htbx_cls_apply(cl, cfg);
 	cl->tokens = min_t(s64, cl->tokens, cl->buffer);
 	cl->ctokens = min_t(s64, cl->ctokens, cl->cbuffer);
+	if (cl->sh)
+		htbx_bucket_hold(cl->sh, cl, now);
 	if (act && !cl->level)
 		act = BIT(cfg->prio);
 	/* inactive while the mode is re-evaluated */
