@@ -482,7 +482,7 @@ static void htbx_set_mode(struct htbx_core *q, struct htbx_cls *cl, int new)
 {
 	if (new == HTBX_CANT_SEND) {
 		/* what htb counts: classes entering CANT_SEND */
-		cl->overlimits++;
+		WRITE_ONCE(cl->overlimits, cl->overlimits + 1);
 		/* read without the qdisc lock by the qdisc dump */
 		WRITE_ONCE(q->overlimits, q->overlimits + 1);
 	}
@@ -592,10 +592,11 @@ void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg)
 	cl->pq.prev = NULL;
 	cl->pq.key = 0;
 	cl->in_pq = false;
-	cl->lends = 0;
-	cl->borrows = 0;
-	cl->giants = 0;
-	cl->overlimits = 0;
+	/* dumps read them without this core's lock (mq mode) */
+	WRITE_ONCE(cl->lends, 0);
+	WRITE_ONCE(cl->borrows, 0);
+	WRITE_ONCE(cl->giants, 0);
+	WRITE_ONCE(cl->overlimits, 0);
 }
 
 /*
@@ -989,7 +990,7 @@ static void htbx_charge_shared(struct htbx_cls *c, int level, int prio,
 {
 	if (c->level >= level) {
 		if (c->level == level)
-			c->lends++;
+			WRITE_ONCE(c->lends, c->lends + 1);
 		if (!c->level)	/* so level is 0: on its own rate */
 			htbx_vtime(c, wire);
 		c->tokens = htbx_bucket_charge(&c->sh->rate, now, c->buffer,
@@ -998,7 +999,7 @@ static void htbx_charge_shared(struct htbx_cls *c, int level, int prio,
 							      wire,
 							      &c->rate_rem));
 	} else {
-		c->borrows++;
+		WRITE_ONCE(c->borrows, c->borrows + 1);
 		htbx_xtime(c, prio, len);
 		c->tokens = htbx_bucket_toks(&c->sh->rate, now, c->buffer);
 	}
@@ -1023,7 +1024,8 @@ static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
 	u64 wire;
 	int old;
 
-	leaf->giants += htbx_giants(segs, len, leaf->cfg.mtu);
+	WRITE_ONCE(leaf->giants,
+		   leaf->giants + htbx_giants(segs, len, leaf->cfg.mtu));
 	for (c = leaf; c; c = c->parent) {
 		wire = htbx_wire_len(&c->cfg.len, len);
 		if (unlikely(c->sh)) {
@@ -1034,12 +1036,12 @@ static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
 		t = min_t(s64, c->tokens + diff, c->buffer);
 		if (c->level >= level) {
 			if (c->level == level)
-				c->lends++;
+				WRITE_ONCE(c->lends, c->lends + 1);
 			t = htbx_debit(t, htbx_xmit_ns_r(c->cfg.rate,
 							 c->rate_recip, wire,
 							 &c->rate_rem));
 		} else {
-			c->borrows++;
+			WRITE_ONCE(c->borrows, c->borrows + 1);
 		}
 		c->tokens = t;
 		t = min_t(s64, c->ctokens + diff, c->cbuffer);
@@ -1362,8 +1364,8 @@ void htbx_core_reset(struct htbx_core *q)
 void htbx_core_init(struct htbx_core *q)
 {
 	htbx_core_reset(q);
-	q->overlimits = 0;
-	q->budget_hits = 0;
+	WRITE_ONCE(q->overlimits, 0);
+	WRITE_ONCE(q->budget_hits, 0);
 }
 
 /**

@@ -645,7 +645,8 @@ static int htbx_enqueue_refused(struct Qdisc *sch, struct htbx_part *p,
 {
 	if (net_xmit_drop_count(ret)) {
 		qdisc_qstats_drop(sch);
-		p->drops++;
+		/* read by a dump without the queue's lock (mq mode) */
+		WRITE_ONCE(p->drops, p->drops + 1);
 	}
 	return ret;
 }
