@@ -1241,7 +1241,7 @@ static struct Qdisc **htbx_new_leaves(struct Qdisc *sch, u32 classid,
 	struct Qdisc **leaves;
 	unsigned int i;
 
-	leaves = kcalloc(htbx_nq(q), sizeof(*leaves), GFP_KERNEL);
+	leaves = kcalloc(htbx_nq(q), sizeof(*leaves), GFP_KERNEL_ACCOUNT);
 	if (!leaves)
 		return NULL;
 	for (i = 0; i < htbx_nq(q); i++) {
@@ -1416,13 +1416,16 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	htbx_derive(&params, q->r2q, &cfg, &adj);
 
 	/* allocate */
-	cl = kzalloc(sizeof(*cl), GFP_KERNEL);
+	/* what a user makes is charged to the user's memory cgroup */
+	cl = kzalloc(sizeof(*cl), GFP_KERNEL_ACCOUNT);
 	if (!cl)
 		return -ENOBUFS;
 	if (q->mq) {
-		cl->mqp = kcalloc(q->nq - 1, sizeof(*cl->mqp), GFP_KERNEL);
-		cl->bucket = kzalloc(sizeof(*cl->bucket), GFP_KERNEL);
-		cl->cpu_bstats = netdev_alloc_pcpu_stats(struct htbx_bstats_cpu);
+		cl->mqp = kcalloc(q->nq - 1, sizeof(*cl->mqp),
+				  GFP_KERNEL_ACCOUNT);
+		cl->bucket = kzalloc(sizeof(*cl->bucket), GFP_KERNEL_ACCOUNT);
+		cl->cpu_bstats = __netdev_alloc_pcpu_stats(struct htbx_bstats_cpu,
+							   GFP_KERNEL_ACCOUNT);
 		if (!cl->mqp || !cl->bucket || !cl->cpu_bstats) {
 			err = -ENOBUFS;
 			goto err_free;
@@ -1437,7 +1440,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	cl->params = params;
 	if (parent && htbx_is_leaf(parent)) {
 		old_leaves = kcalloc(htbx_nq(q), sizeof(*old_leaves),
-				     GFP_KERNEL);
+				     GFP_KERNEL_ACCOUNT);
 		if (!old_leaves) {
 			err = -ENOBUFS;
 			goto err_free;
@@ -2287,7 +2290,7 @@ static int htbx_mq_init(struct Qdisc *sch, struct netlink_ext_ack *extack)
 		return -EOPNOTSUPP;
 	}
 	q->shards = kcalloc(dev->num_tx_queues, sizeof(*q->shards),
-			    GFP_KERNEL);
+			    GFP_KERNEL_ACCOUNT);
 	if (!q->shards)
 		return -ENOMEM;
 	for (i = 0; i < dev->num_tx_queues; i++) {
@@ -2388,7 +2391,7 @@ static void htbx_class_hash_grow(struct Qdisc *sch)
 	if (h->hashelems * 4 <= h->hashsize * 3)
 		return;
 	nsize = h->hashsize * 2;
-	nhash = kvcalloc(nsize, sizeof(*nhash), GFP_KERNEL);
+	nhash = kvcalloc(nsize, sizeof(*nhash), GFP_KERNEL_ACCOUNT);
 	if (!nhash)
 		return;		/* longer chains, as qdisc_class_hash_grow */
 
