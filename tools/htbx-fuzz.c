@@ -622,9 +622,15 @@ static void fz_check_sums(int dev)
 
 /* --------------------------------------------------------- operations */
 
+/*
+ * Leaf kinds grafted on classes: in mq mode the first eleven are copied
+ * to every queue, the rest refused with a message (classful, lockless or
+ * with state outside their dump).
+ */
 static const char *const fz_leaf_kinds[] = {
 	"pfifo", "bfifo", "pfifo_head_drop", "sfq", "fq_codel", "codel",
-	"fq", "pie", "hhf", "prio",
+	"fq", "pie", "hhf", "fq_pie", "cake",
+	"prio", "drr", "netem", "pfifo_fast",
 };
 
 /*

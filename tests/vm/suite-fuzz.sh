@@ -4,10 +4,11 @@
 #
 # suite-fuzz.sh - tools/bin/htbx-fuzz on this kernel: a seeded run of
 # HTBX_FUZZ_OPS operations (default 10000; valid and mutated qdisc, class and
-# filter requests, leaf grafts of ten kinds, device down/up, each round's
-# namespace deleted with its trees inside, all under traffic), its
+# filter requests, leaf grafts of fifteen kinds, device down/up, each
+# round's namespace deleted with its trees inside, all under traffic), its
 # invariants checked from dumps (see tools/htbx-fuzz.c); then the same on
-# 4-queue devices in mq mode (-q 4). Then sch_htbx must
+# 4-queue devices in mq mode (-q 4), as root and as uid 65534 in a user+net
+# namespace of its own (the kinds mq mode refuses included). Then sch_htbx must
 # unload: no qdisc or class outlives its namespace. On the debug kernel the
 # boot's detectors (KASAN, lockdep, kmemleak scanned after the command)
 # judge the same run.
@@ -30,7 +31,7 @@ fi
 modprobe dummy 2>/dev/null
 modprobe sch_htbx || { fail "modprobe sch_htbx"; exit 0; }
 for m in sch_sfq sch_fq_codel sch_codel sch_fq sch_pie sch_hhf sch_prio \
-	 cls_matchall; do
+	 sch_fq_pie sch_cake sch_drr sch_netem cls_matchall; do
 	modprobe "$m" 2>/dev/null
 done
 
@@ -60,6 +61,24 @@ grep -qE '^(not ok|ok) - ' /tmp/htbx-fuzz-mq.out ||
 	fail "mq: htbx-fuzz -q 4 reported" "$(tail -n 3 /tmp/htbx-fuzz-mq.out)"
 
 # Namespaces go in a workqueue after their last process: poll.
+# The same in mq mode as an unprivileged user: uid 65534 in a user and
+# network namespace of its own (tools/bin/htbx-userns), as `unshare -Urn`.
+USERNS=$HTBX_TOP/tools/bin/htbx-userns
+user_ops=${HTBX_USER_FUZZ_OPS:-1000}
+if [ ! -x "$USERNS" ]; then
+	fail "user: htbx-fuzz -q 4 as uid 65534" "missing: $USERNS (make tools)"
+elif ! err=$("$USERNS" true 2>&1); then
+	skip "user: htbx-fuzz -q 4 as uid 65534" "this kernel gives no user namespace to uid 65534: $err"
+else
+	echo "# htbx-fuzz -q 4 -s $seed -n $user_ops as uid 65534 in a user+net namespace"
+	"$USERNS" "$FUZZ" -q 4 -s "$seed" -n "$user_ops" >/tmp/htbx-fuzz-user.out 2>&1
+	rc=$?
+	sed -E 's/^(not ok|ok) - htbx-fuzz/\1 - user: htbx-fuzz -q 4/' /tmp/htbx-fuzz-user.out
+	[ $rc -le 1 ] || fail "user: htbx-fuzz -q 4 ran to its end" "exit $rc"
+	grep -qE '^(not ok|ok) - ' /tmp/htbx-fuzz-user.out ||
+		fail "user: htbx-fuzz -q 4 reported" "$(tail -n 3 /tmp/htbx-fuzz-user.out)"
+fi
+
 unload() { rmmod sch_htbx 2>/dev/null; }
 if wait_until 30 unload; then
 	ok "sch_htbx unloads after the fuzz run (every namespace's trees gone)"
