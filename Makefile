@@ -170,7 +170,7 @@ check: setup
 	$(Q)$(TOP)/tests/run-all
 
 # The fuzzer's long run: the fuzz suite with 100000 operations (seed 2 unless
-# HTBX_FUZZ_SEED is set) on 6.1, 6.12 and debug. Its last result is in README.md.
+# HTBX_FUZZ_SEED is set) on 6.1, 6.12 and debug. Its last result is in bench/README.md.
 fuzz-long: setup
 	$(Q)$(MAKE) --no-print-directory lines
 	$(Q)HTBX_FUZZ_OPS=100000 HTBX_FUZZ_SEED=$${HTBX_FUZZ_SEED:-2} HTBX_CHECK_BUDGET=40000 HTBX_VM_TIMEOUT=3600 \
