@@ -560,6 +560,9 @@ static u32 htbx_defcls_id(struct Qdisc *sch)
 
 /**
  * htbx_classify - find the leaf class of @skb
+ * @skb: the packet
+ * @sch: the htbx qdisc
+ * @qerr: where the verdict goes when an action took the packet
  *
  * skb->priority naming the qdisc selects the direct queue, naming a leaf
  * selects it, naming an inner class starts at that class's filters.
@@ -568,7 +571,7 @@ static u32 htbx_defcls_id(struct Qdisc *sch)
  * selects the direct queue. Without a match the default class is used if
  * it is a leaf, else the direct queue.
  *
- * Returns a leaf, HTBX_DIRECT, or NULL when an action consumed the packet
+ * Return: a leaf, HTBX_DIRECT, or NULL when an action consumed the packet
  * (*qerr then holds the verdict for the caller).
  */
 static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
@@ -962,6 +965,9 @@ static const char *const htbx_adj_tag[HTBX_ADJ_NUM] = {
 
 /**
  * htbx_report - the extack warning for the adjustments in @adj
+ * @extack: where the warning goes
+ * @adj: a bit per adjustment made to the request
+ * @w: the values the messages name
  *
  * One adjustment gets its own message, with the values where the kernel
  * can format one (6.3+); several get their short forms, and before 6.3 the
