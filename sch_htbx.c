@@ -845,6 +845,7 @@ static void htbx_shard_reset(struct Qdisc *sch)
  * own (idle) lock, which tells lockdep that nesting them is ordered.
  */
 static void htbx_lock(struct Qdisc *sch)
+	__acquires(qdisc_lock(sch))
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	unsigned int i;
@@ -854,11 +855,15 @@ static void htbx_lock(struct Qdisc *sch)
 		return;
 	}
 	spin_lock_bh(qdisc_lock(sch));
-	for (i = 0; i < q->nq; i++)
+	/* sparse counts one context: the queues' locks net out here */
+	for (i = 0; i < q->nq; i++) {
 		spin_lock_nest_lock(qdisc_lock(q->shards[i]), qdisc_lock(sch));
+		__release(qdisc_lock(q->shards[i]));
+	}
 }
 
 static void htbx_unlock(struct Qdisc *sch)
+	__releases(qdisc_lock(sch))
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	unsigned int i;
@@ -867,8 +872,10 @@ static void htbx_unlock(struct Qdisc *sch)
 		sch_tree_unlock(sch);
 		return;
 	}
-	for (i = q->nq; i-- > 0;)
+	for (i = q->nq; i-- > 0;) {
+		__acquire(qdisc_lock(q->shards[i]));
 		spin_unlock(qdisc_lock(q->shards[i]));
+	}
 	spin_unlock_bh(qdisc_lock(sch));
 }
 
