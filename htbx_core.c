@@ -1253,8 +1253,9 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
  * @q: the scheduler
  * @now: the time, ns
  *
- * On NULL, q->next_event is when something may become ready (0: nothing
- * waits; @now: the event budget ran out, call again right away).
+ * Return: the packet, or NULL; then q->next_event is when something may
+ * become ready (0: nothing waits; @now: the event budget ran out, call
+ * again right away).
  */
 void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 {
@@ -1363,6 +1364,8 @@ void htbx_core_init(struct htbx_core *q)
  * @cl: the class
  * @now: the time, ns
  * @wait: ns until it can improve (0 when CAN_SEND)
+ *
+ * Return: the mode, HTBX_CAN_SEND, HTBX_MAY_BORROW or HTBX_CANT_SEND.
  */
 int htbx_core_mode(const struct htbx_cls *cl, u64 now, s64 *wait)
 {

@@ -503,6 +503,8 @@ static const struct nla_policy htbx_policy[TCA_HTBX_MAX + 1] = {
  *
  * Strict: unknown attributes, trailing bytes and wrong lengths are errors.
  * The nest flag is not required (older tc does not set it).
+ *
+ * Return: 0, or a negative errno with @extack set.
  */
 static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
 		      struct netlink_ext_ack *extack)
