@@ -17,10 +17,11 @@
 #   make lines			module for every kernel line of scripts/versions.mk (fetched
 #				into the cache) and the built ones, once built + plugin + tools
 #   make built-kernels		build the debug and hz100 kernels from source (cached)
-#   make check			unit tests, plugin tests, VM suites on every kernel
+#   make check			style, unit tests, plugin tests, VM suites on every kernel
 #				line (builds the debug and hz100 kernels first, once)
 #   make demo			boot a VM, shape three flows with htbx and htb, print a table
-#   make style			checkpatch.pl over the kernel-side sources
+#   make style			checkpatch, kernel-doc and sparse over the kernel-side sources,
+#				0 warnings each (scripts/style; make check runs it)
 #   make fuzz-long		htbx-fuzz, 100000 operations per kernel line (HTBX_FUZZ_SEED=N)
 #   make dkms-install		sources into /usr/src/sch_htbx-$(VERSION) and dkms add
 #   make deb			Debian packages sch-htbx-dkms and tc-htbx into build/deb/
@@ -149,7 +150,7 @@ setup:
 	$(Q)$(TOP)/scripts/setup
 
 style:
-	$(Q)$(TOP)/scripts/checkpatch
+	$(Q)$(TOP)/scripts/style
 
 # The kernel builds are CPU-bound (make -j, nice 19); the Debian lines'
 # modules mostly wait on the archive and dpkg (their suites' build roots,
