@@ -170,7 +170,9 @@ later=()
 for l in "${lines[@]:1}"; do later+=("$(scripts/kline krel "$l")"); done
 hdrs=()
 for k in "${later[@]}"; do hdrs+=("linux-headers-$k"); done
-if ! root=$(scripts/buildroot "$rootsuite" --install dkms iproute2 openssl "linux-headers-$k1" \
+# (under the lock scripts/kmake takes: one maker per suite's build root)
+mkdir -p "$(scripts/cachedir)/buildroot"
+if ! root=$(flock "$(scripts/cachedir)/buildroot/.lock-$rootsuite" scripts/buildroot "$rootsuite" --install dkms iproute2 openssl "linux-headers-$k1" \
 		${hdrs[0]:+--download "${hdrs[@]}"} 2>"$tmp/br"); then
 	fail "$suite build root (scripts/buildroot $rootsuite)" "$(cat "$tmp/br")"
 	echo "1..$n"
