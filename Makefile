@@ -14,7 +14,7 @@
 #   make KERNELDIR=<dir>	module for one header tree
 #   make install		build and install for the running kernel (modules_install
 #				+ depmod) and q_htbx.so; honours DESTDIR, KVER, KERNELDIR
-#   make lines			module for every kernel line of scripts/versions.mk (fetched
+#   make lines			module for every kernel line of lines/versions.mk (fetched
 #				into the cache) and the built ones, once built + plugin + tools
 #   make built-kernels		build the debug and hz100 kernels from source (cached)
 #   make check			style, unit tests, plugin tests, VM suites on every kernel
@@ -29,10 +29,10 @@
 #
 # Quiet unless V=1.
 
-include scripts/versions.mk
+include lines/versions.mk
 
 TOP		:= $(CURDIR)
-HTBX_CACHE	?= $(shell $(TOP)/scripts/cachedir)
+HTBX_CACHE	?= $(shell $(TOP)/lines/cachedir)
 export HTBX_CACHE
 VERSION		:= $(shell git -C $(TOP) describe --always --dirty 2>/dev/null || echo 0.1)
 PREFIX		?= /usr
@@ -51,7 +51,7 @@ endif
 
 cache_tree = $(HTBX_CACHE)/kernels/$(1)/root/usr/src/linux-headers-$(1)
 
-# Kernels built from source (scripts/build-kernel): every KCONF_<variant> of
+# Kernels built from source (lines/build-kernel): every KCONF_<variant> of
 # versions.mk; `make` covers those already built.
 BUILT_LINES	:= $(patsubst KCONF_%,%,$(filter KCONF_%,$(.VARIABLES)))
 BUILT_KRELS	 = $(foreach v,$(BUILT_LINES),$(if $(wildcard $(HTBX_CACHE)/kernels/$(KREL_$(v))/.complete),$(KREL_$(v))))
@@ -88,10 +88,10 @@ all: tc tools
 lines: tc tools line-modules
 
 kernels:
-	$(Q)$(TOP)/scripts/fetch-kernels $(LINES) >/dev/null
+	$(Q)$(TOP)/lines/fetch-kernels $(LINES) >/dev/null
 
 built-kernels:
-	$(Q)$(TOP)/scripts/build-kernel $(BUILT_LINES) >/dev/null
+	$(Q)$(TOP)/lines/build-kernel $(BUILT_LINES) >/dev/null
 
 # The release a header tree builds for, as uname -r will print it: the
 # vermagic (utsrelease.h). Debian's include/config/kernel.release holds the
@@ -131,7 +131,7 @@ define build_modules
 		out=$(TOP)/build/$$rel; mkdir -p $$out; \
 		for f in $(MODULE_SRCS); do ln -sfn $(TOP)/$$f $$out/$$f; done; \
 		echo "  MODULE  build/$$rel/sch_htbx.ko"; \
-		$(TOP)/scripts/kmake $$kd $(MAKEFLAGS_SUB) M=$$out HTBX_VERSION=$(VERSION) \
+		$(TOP)/lines/kmake $$kd $(MAKEFLAGS_SUB) M=$$out HTBX_VERSION=$(VERSION) \
 			$(call nobtf_of,$$kd) $(if $(V),V=$(V)) modules; \
 	done
 endef

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The kernel cache is shared by every clone on the machine
-# (scripts/cachedir), so two of them may fetch one kernel line at the same
-# time. Two scripts/fetch-kernels of the smallest line (6.1: 84 MB of
+# (lines/cachedir), so two of them may fetch one kernel line at the same
+# time. Two lines/fetch-kernels of the smallest line (6.1: 84 MB of
 # packages) start at once into one EMPTY cache directory; both must
 # succeed, print the release, and leave one complete tree (vmlinuz, header
 # Makefile pointing into that cache, modules.dep, no leftover debs). Then
@@ -17,8 +17,8 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 line=6.1
-krel=$(scripts/kline krel "$line")
-pool=$(scripts/cachedir)/debs
+krel=$(lines/kline krel "$line")
+pool=$(lines/cachedir)/debs
 tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/htbx-cache-lock.XXXXXX") || exit 1
 chmod 755 "$tmp"	# apt-get download runs as _apt
 trap 'rm -rf "$tmp"' EXIT
@@ -45,7 +45,7 @@ round() {
 				sleep 0.1
 			done
 		fi
-		HTBX_CACHE=$c HTBX_DEBS=$pool timeout 900 scripts/fetch-kernels "$line" \
+		HTBX_CACHE=$c HTBX_DEBS=$pool timeout 900 lines/fetch-kernels "$line" \
 			>"$c.out$i" 2>"$c.err$i" &
 		eval "pid$i=$!"
 	done
