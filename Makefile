@@ -4,27 +4,35 @@
 # Kbuild, the tc plugin by tc/Makefile, the guest tools by tools/Makefile,
 # the unit tests by tests/unit/Makefile.
 #
-#   make			module for every Debian kernel line of scripts/versions.mk
-#				(and the built ones, once built) + tc plugin + tools
-#   make built-kernels		build the debug and hz100 kernels from source (cached)
+# The inner loop (seconds to a minute):
+#   make -C tests/unit check	userspace unit tests of the core (no root, no kernel)
+#   tests/run-all -k 6.12 -s leaves  one VM suite on one kernel line (after make lines)
+#
+#   make			module for the running kernel (/lib/modules/$(uname -r)/build)
+#				+ tc plugin + tools; fetches nothing
 #   make KVER=<release>		module for one kernel (cache or /lib/modules/<release>/build)
 #   make KERNELDIR=<dir>	module for one header tree
-#   make check			unit tests, plugin tests, VM suites on every kernel line
-#				(builds the debug and hz100 kernels first, once)
-#   make fuzz-long		htbx-fuzz, 100000 operations per kernel line (HTBX_FUZZ_SEED=N)
-#   make style			checkpatch.pl over the kernel-side sources
+#   make install		build and install for the running kernel (modules_install
+#				+ depmod) and q_htbx.so; honours DESTDIR, KVER, KERNELDIR
+#   make lines			module for every kernel line of lines/versions.mk (fetched
+#				into the cache) and the built ones, once built + plugin + tools
+#   make built-kernels		build the debug and hz100 kernels from source (cached)
+#   make check			style, unit tests, plugin tests, VM suites on every kernel
+#				line (builds the debug and hz100 kernels first, once)
 #   make demo			boot a VM, shape three flows with htbx and htb, print a table
-#   make install		module (modules_install + depmod) and q_htbx.so, honours DESTDIR
+#   make style			checkpatch, kernel-doc and sparse over the kernel-side sources,
+#				0 warnings each (scripts/style; make check runs it)
+#   make fuzz-long		htbx-fuzz, 100000 operations per kernel line (HTBX_FUZZ_SEED=N)
 #   make dkms-install		sources into /usr/src/sch_htbx-$(VERSION) and dkms add
 #   make deb			Debian packages sch-htbx-dkms and tc-htbx into build/deb/
 #   make clean / distclean	build output / also the kernel cache
 #
 # Quiet unless V=1.
 
-include scripts/versions.mk
+include lines/versions.mk
 
 TOP		:= $(CURDIR)
-HTBX_CACHE	?= $(shell $(TOP)/scripts/cachedir)
+HTBX_CACHE	?= $(shell $(TOP)/lines/cachedir)
 export HTBX_CACHE
 VERSION		:= $(shell git -C $(TOP) describe --always --dirty 2>/dev/null || echo 0.1)
 PREFIX		?= /usr
@@ -43,36 +51,47 @@ endif
 
 cache_tree = $(HTBX_CACHE)/kernels/$(1)/root/usr/src/linux-headers-$(1)
 
-# Kernels built from source (scripts/build-kernel): every KCONF_<variant> of
+# Kernels built from source (lines/build-kernel): every KCONF_<variant> of
 # versions.mk; `make` covers those already built.
 BUILT_LINES	:= $(patsubst KCONF_%,%,$(filter KCONF_%,$(.VARIABLES)))
 BUILT_KRELS	 = $(foreach v,$(BUILT_LINES),$(if $(wildcard $(HTBX_CACHE)/kernels/$(KREL_$(v))/.complete),$(KREL_$(v))))
 
-# Which kernel trees "make" builds for: build/<release>/sch_htbx.ko each.
+# Which kernel tree "make" builds for: build/<release>/sch_htbx.ko. The
+# running kernel's unless KERNELDIR or KVER names another.
+KVER_RUNNING	:= $(shell uname -r)
 ifneq ($(KERNELDIR),)
 KTREES := $(KERNELDIR)
 else ifneq ($(KVER),)
 KTREES := $(if $(wildcard $(call cache_tree,$(KVER))),$(call cache_tree,$(KVER)),/lib/modules/$(KVER)/build)
 else
-KRELS  := $(foreach l,$(LINES),$(KREL_$(subst .,_,$(l)))) $(BUILT_KRELS)
-KTREES := $(foreach r,$(KRELS),$(call cache_tree,$(r)))
+KTREES := /lib/modules/$(KVER_RUNNING)/build
 endif
+
+# What "make lines" builds for: every Debian line (fetched) and the built
+# kernels already in the cache.
+LINE_KRELS  = $(foreach l,$(LINES),$(KREL_$(subst .,_,$(l)))) $(BUILT_KRELS)
+LINE_TREES  = $(foreach r,$(LINE_KRELS),$(call cache_tree,$(r)))
 
 # Files the module is built from; linked into build/<release>/ so that two
 # kernels can be built side by side from one checkout.
 MODULE_SRCS := Kbuild sch_htbx.c sch_htbx_main.c htbx_core.c htbx_core.h psched_clock.h \
 	       compat include
 
-.PHONY: all setup module tc tools check unit style demo install install-module install-tc fuzz-long deb \
-	dkms-install dkms-uninstall clean distclean kernels built-kernels built-modules help
+.PHONY: all lines setup module line-modules headers tc tools check unit style demo install \
+	install-module install-tc fuzz-long deb dkms-install dkms-uninstall clean distclean \
+	kernels built-kernels built-modules help
 
-all: module tc tools
+# The plugin and the tools first: they need no kernel headers.
+all: tc tools
+	$(Q)$(MAKE) --no-print-directory module
+
+lines: tc tools line-modules
 
 kernels:
-	$(Q)$(TOP)/scripts/fetch-kernels $(LINES) >/dev/null
+	$(Q)$(TOP)/lines/fetch-kernels $(LINES) >/dev/null
 
 built-kernels:
-	$(Q)$(TOP)/scripts/build-kernel $(BUILT_LINES) >/dev/null
+	$(Q)$(TOP)/lines/build-kernel $(BUILT_LINES) >/dev/null
 
 # The release a header tree builds for, as uname -r will print it: the
 # vermagic (utsrelease.h). Debian's include/config/kernel.release holds the
@@ -85,9 +104,22 @@ nobtf_of = $$([ -e $(1)/vmlinux ] || echo CONFIG_DEBUG_INFO_BTF_MODULES=)
 # than fail sign-file noisily (the kernels here do not force signatures).
 nosig_of = $$([ -e $(1)/certs/signing_key.pem ] || echo CONFIG_MODULE_SIG_ALL=)
 
+# The header tree of one kernel (KERNELDIR, KVER or the running one) must be
+# there: else say which package gives it, and where the pinned ones are.
+headers:
+	$(Q)for kd in $(KTREES); do [ -e $$kd/Makefile ] && continue; \
+		echo "sch_htbx: no kernel headers at $$kd" >&2; \
+		$(if $(KERNELDIR),,echo "  install them: apt-get install linux-headers-$(or $(KVER),$(KVER_RUNNING))" >&2;) \
+		echo "  or build for the pinned test kernels instead: make lines" >&2; \
+		exit 1; done
+
 # One module build per tree. The release is read from the tree itself.
-module: $(if $(KERNELDIR)$(KVER),,kernels)
+module: headers
 	$(call build_modules,$(KTREES))
+
+# The module for every kernel line (make lines, make check).
+line-modules: kernels
+	$(call build_modules,$(LINE_TREES))
 
 # The modules of the kernels built from source only (make check, once they are).
 built-modules:
@@ -99,7 +131,7 @@ define build_modules
 		out=$(TOP)/build/$$rel; mkdir -p $$out; \
 		for f in $(MODULE_SRCS); do ln -sfn $(TOP)/$$f $$out/$$f; done; \
 		echo "  MODULE  build/$$rel/sch_htbx.ko"; \
-		$(TOP)/scripts/kmake $$kd $(MAKEFLAGS_SUB) M=$$out HTBX_VERSION=$(VERSION) \
+		$(TOP)/lines/kmake $$kd $(MAKEFLAGS_SUB) M=$$out HTBX_VERSION=$(VERSION) \
 			$(call nobtf_of,$$kd) $(if $(V),V=$(V)) modules; \
 	done
 endef
@@ -118,7 +150,7 @@ setup:
 	$(Q)$(TOP)/scripts/setup
 
 style:
-	$(Q)$(TOP)/scripts/checkpatch
+	$(Q)$(TOP)/scripts/style
 
 # The kernel builds are CPU-bound (make -j, nice 19); the Debian lines'
 # modules mostly wait on the archive and dpkg (their suites' build roots,
@@ -131,7 +163,7 @@ endif
 export HTBX_CHECK_START
 
 check: setup
-	$(Q)$(MAKE) --no-print-directory all & all=$$!; \
+	$(Q)$(MAKE) --no-print-directory lines & all=$$!; \
 		$(MAKE) --no-print-directory built-kernels; rc=$$?; \
 		wait $$all && [ $$rc = 0 ]
 	$(Q)$(MAKE) --no-print-directory built-modules
@@ -139,9 +171,9 @@ check: setup
 	$(Q)$(TOP)/tests/run-all
 
 # The fuzzer's long run: the fuzz suite with 100000 operations (seed 2 unless
-# HTBX_FUZZ_SEED is set) on 6.1, 6.12 and debug. Its last result is in README.md.
+# HTBX_FUZZ_SEED is set) on 6.1, 6.12 and debug. Its last result is in bench/README.md.
 fuzz-long: setup
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory lines
 	$(Q)HTBX_FUZZ_OPS=100000 HTBX_FUZZ_SEED=$${HTBX_FUZZ_SEED:-2} HTBX_CHECK_BUDGET=40000 HTBX_VM_TIMEOUT=3600 \
 		$(TOP)/tests/run-all -s fuzz
 
@@ -149,13 +181,13 @@ deb:
 	$(Q)$(TOP)/scripts/make-deb
 
 demo: setup
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory lines
 	$(Q)$(TOP)/scripts/demo
 
 install: install-module install-tc
 
-install-module:
-	$(Q)set -e; for kd in $(if $(KERNELDIR)$(KVER),$(KTREES),/lib/modules/$$(uname -r)/build); do \
+install-module: headers
+	$(Q)set -e; for kd in $(KTREES); do \
 		rel=$(call krel_of,$$kd); \
 		out=$(TOP)/build/$$rel; mkdir -p $$out; \
 		for f in $(MODULE_SRCS); do ln -sfn $(TOP)/$$f $$out/$$f; done; \
@@ -185,4 +217,4 @@ distclean: clean
 	$(Q)rm -rf $(HTBX_CACHE)
 
 help:
-	@sed -n '3,20p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^# Quiet/p' Makefile | sed 's/^# \{0,1\}//'

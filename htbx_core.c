@@ -651,6 +651,8 @@ void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
 
 /**
  * htbx_core_deactivate - leaf @cl has no packets any more (idempotent)
+ * @q: the scheduler
+ * @cl: the class
  *
  * A no-op on an inner class, whose activity is its children's business.
  */
@@ -730,6 +732,8 @@ static noinline void htbx_activate_leaf(struct htbx_core *q,
 
 /**
  * htbx_core_activate - leaf @cl has packets (idempotent)
+ * @q: the scheduler
+ * @cl: the leaf
  */
 void htbx_core_activate(struct htbx_core *q, struct htbx_cls *cl)
 {
@@ -740,8 +744,11 @@ void htbx_core_activate(struct htbx_core *q, struct htbx_cls *cl)
 
 /**
  * htbx_core_del - unlink a class that has no children
+ * @q: the scheduler
+ * @cl: the class
+ * @now: the time, ns
  *
- * Returns true when the parent lost its last child and is a leaf again,
+ * Return: true when the parent lost its last child and is a leaf again,
  * with full tokens; the caller then gives it a leaf queue.
  */
 bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl,
@@ -769,6 +776,10 @@ bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl,
 
 /**
  * htbx_core_change - apply a validated configuration to a linked class
+ * @q: the scheduler
+ * @cl: the class
+ * @cfg: the new configuration
+ * @now: the time, ns
  *
  * Credit earned under the old configuration is kept (as time), clamped to
  * the new buffers; mode, event and activity (the prio may change) follow.
@@ -1265,9 +1276,12 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 
 /**
  * htbx_core_dequeue - the next packet to send at @now, or NULL
+ * @q: the scheduler
+ * @now: the time, ns
  *
- * On NULL, q->next_event is when something may become ready (0: nothing
- * waits; @now: the event budget ran out, call again right away).
+ * Return: the packet, or NULL; then q->next_event is when something may
+ * become ready (0: nothing waits; @now: the event budget ran out, call
+ * again right away).
  */
 void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 {
@@ -1336,6 +1350,9 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 
 /**
  * htbx_core_reset_cls - full tokens, CAN_SEND, inactive, out of all queues
+ * @q: the scheduler
+ * @cl: the class
+ * @now: the time, ns
  *
  * Followed by htbx_core_reset once every class was reset.
  */
@@ -1370,7 +1387,11 @@ void htbx_core_init(struct htbx_core *q)
 
 /**
  * htbx_core_mode - the mode @cl would have at @now
+ * @cl: the class
+ * @now: the time, ns
  * @wait: ns until it can improve (0 when CAN_SEND)
+ *
+ * Return: the mode, HTBX_CAN_SEND, HTBX_MAY_BORROW or HTBX_CANT_SEND.
  */
 int htbx_core_mode(const struct htbx_cls *cl, u64 now, s64 *wait)
 {
@@ -1384,6 +1405,8 @@ int htbx_core_mode(const struct htbx_cls *cl, u64 now, s64 *wait)
 
 /**
  * htbx_cls_xstats - fill the class xstats
+ * @cl: the class
+ * @xs: the xstats to fill
  *
  * tokens/ctokens are the values at the last update, as the UAPI documents.
  */

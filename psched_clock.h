@@ -39,7 +39,9 @@ struct htbx_lenspec {
  * @len: the packet length as the qdisc sees it
  *
  * Overhead first, then mpu, then ATM cell padding (48 payload bytes in
- * 53-byte cells), the order tc-htb(8) documents. Never below 1.
+ * 53-byte cells), the order tc-htb(8) documents.
+ *
+ * Return: the length on the wire, never below 1.
  */
 static inline u64 htbx_wire_len(const struct htbx_lenspec *ls, u32 len)
 {
@@ -61,7 +63,7 @@ static inline u64 htbx_wire_len(const struct htbx_lenspec *ls, u32 len)
  *	largest overhead and ATM padding (53/48 of it)
  * @rem: in: remainder left by the previous call (< @rate); out: new one
  *
- * Returns floor((bytes * 1e9 + *rem) / rate). bytes * 1e9 < 2^63 and
+ * Return: floor((bytes * 1e9 + *rem) / rate). bytes * 1e9 < 2^63 and
  * *rem < 2^40, so the sum cannot overflow. Carrying *rem makes the sum of
  * the results over any run of packets exactly floor(total * 1e9 / rate).
  */
@@ -94,6 +96,8 @@ static inline u64 htbx_rate_recip(u64 rate)
  * by at most 2. Two compare-and-subtract steps on the remainder finish
  * it. A 64-bit divide costs tens of cycles on current CPUs, the high half
  * of a 64x64 multiply three or four; htbx_charge does two per level.
+ *
+ * Return: what htbx_xmit_ns returns.
  */
 static inline u64 htbx_xmit_ns_r(u64 rate, u64 recip, u64 bytes, u64 *rem)
 {
@@ -129,6 +133,8 @@ static inline s64 htbx_bytes_to_ns(u64 rate, u64 bytes)
  *
  * What the rate sends in HTBX_DEFAULT_BURST_NS, but at least
  * HTBX_DEFAULT_BURST_MIN_MTUS * mtu, at most U32_MAX.
+ *
+ * Return: the burst, bytes.
  */
 static inline u32 htbx_default_burst(u64 rate, u32 mtu)
 {

@@ -510,6 +510,8 @@ static const struct nla_policy htbx_policy[TCA_HTBX_MAX + 1] = {
  *
  * Strict: unknown attributes, trailing bytes and wrong lengths are errors.
  * The nest flag is not required (older tc does not set it).
+ *
+ * Return: 0, or a negative errno with @extack set.
  */
 static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
 		      struct netlink_ext_ack *extack)
@@ -567,6 +569,9 @@ static u32 htbx_defcls_id(struct Qdisc *sch)
 
 /**
  * htbx_classify - find the leaf class of @skb
+ * @skb: the packet
+ * @sch: the htbx qdisc
+ * @qerr: where the verdict goes when an action took the packet
  *
  * skb->priority naming the qdisc selects the direct queue, naming a leaf
  * selects it, naming an inner class starts at that class's filters.
@@ -575,7 +580,7 @@ static u32 htbx_defcls_id(struct Qdisc *sch)
  * selects the direct queue. Without a match the default class is used if
  * it is a leaf, else the direct queue.
  *
- * Returns a leaf, HTBX_DIRECT, or NULL when an action consumed the packet
+ * Return: a leaf, HTBX_DIRECT, or NULL when an action consumed the packet
  * (*qerr then holds the verdict for the caller).
  */
 static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
@@ -883,6 +888,7 @@ static void htbx_shard_reset(struct Qdisc *sch)
  * own (idle) lock, which tells lockdep that nesting them is ordered.
  */
 static void htbx_lock(struct Qdisc *sch)
+	__acquires(qdisc_lock(sch))
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	unsigned int i;
@@ -892,11 +898,15 @@ static void htbx_lock(struct Qdisc *sch)
 		return;
 	}
 	spin_lock_bh(qdisc_lock(sch));
-	for (i = 0; i < q->nq; i++)
+	/* sparse counts one context: the queues' locks net out here */
+	for (i = 0; i < q->nq; i++) {
 		spin_lock_nest_lock(qdisc_lock(q->shards[i]), qdisc_lock(sch));
+		__release(qdisc_lock(q->shards[i]));
+	}
 }
 
 static void htbx_unlock(struct Qdisc *sch)
+	__releases(qdisc_lock(sch))
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	unsigned int i;
@@ -905,8 +915,10 @@ static void htbx_unlock(struct Qdisc *sch)
 		sch_tree_unlock(sch);
 		return;
 	}
-	for (i = q->nq; i-- > 0;)
+	for (i = q->nq; i-- > 0;) {
+		__acquire(qdisc_lock(q->shards[i]));
 		spin_unlock(qdisc_lock(q->shards[i]));
+	}
 	spin_unlock_bh(qdisc_lock(sch));
 }
 
@@ -1003,6 +1015,9 @@ static const char *const htbx_adj_tag[HTBX_ADJ_NUM] = {
 
 /**
  * htbx_report - the extack warning for the adjustments in @adj
+ * @extack: where the warning goes
+ * @adj: a bit per adjustment made to the request
+ * @w: the values the messages name
  *
  * One adjustment gets its own message, with the values where the kernel
  * can format one (6.3+); several get their short forms, and before 6.3 the

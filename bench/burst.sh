@@ -31,7 +31,7 @@ if [ "${1:-}" != --guest ]; then
 		esac
 	done
 	# shellcheck disable=SC2086
-	exec "$top/scripts/vm" --kernel "$line" $icount --timeout 1800 -- \
+	exec "$top/lines/vm" --kernel "$line" $icount --timeout 1800 -- \
 		sh "$top/bench/burst.sh" --guest "$reps" "$load" ${rates:-50 100 200}
 fi
 

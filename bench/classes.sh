@@ -34,7 +34,7 @@ if [ "${1:-}" != --guest ]; then
 		*) echo "usage: bench/classes.sh [--kernel LINE] [--icount] [N...]" >&2; exit 2 ;;
 		esac
 	done
-	exec "$top/scripts/vm" --kernel "$line" $icount --mem 2048 --timeout 3000 -- \
+	exec "$top/lines/vm" --kernel "$line" $icount --mem 2048 --timeout 3000 -- \
 		sh "$top/bench/classes.sh" --guest ${ns:-1000 10000 65000}
 fi
 

@@ -44,8 +44,8 @@
 # translation blocks: a line's samples are those of the block it starts,
 # a function's total is fair). The host's perf (Debian's
 # linux-perf) runs in the guest: it and its libraries are staged, with
-# the dynamic loader, in $(scripts/cachedir)/perf/ID/ (ID: perf's build
-# id), and the guest is started from there (scripts/vm shares the current
+# the dynamic loader, in $(lines/cachedir)/perf/ID/ (ID: perf's build
+# id), and the guest is started from there (lines/vm shares the current
 # directory).
 #
 # pps is pktgen's own figure; ratio is htbx/htb (1.00: same cost per
@@ -86,7 +86,7 @@ if [ "${1:-}" != --guest ]; then
 	[ "$lines" = both ] && lines="6.1 6.12"
 	rc=0
 	for l in $lines; do
-		"$top/scripts/vm" --kernel "$l" --icount --mem 2048 --timeout 3000 -- \
+		"$top/lines/vm" --kernel "$l" --icount --mem 2048 --timeout 3000 -- \
 			sh "$top/bench/pps.sh" --guest "$count" $leaves || rc=1
 	done
 	exit $rc

@@ -9,7 +9,7 @@
 #
 # perf is Debian's linux-perf (an ELF binary at /usr/bin/perf on bookworm);
 # it, the libraries ldd names and the dynamic loader are copied once into
-# $(scripts/cachedir)/perf/BUILDID/, which the guest sees because scripts/vm
+# $(lines/cachedir)/perf/BUILDID/, which the guest sees because lines/vm
 # shares the current directory: the VM is started from there. Each run's
 # output goes to a directory of its own below it, removed at the end.
 #
@@ -35,7 +35,7 @@ if [ -z "$perf" ] || ! "$perf" --version >/dev/null 2>&1; then
 fi
 id=$(readelf -n "$perf" 2>/dev/null | awk '/Build ID/ { print $3; exit }')
 [ -n "$id" ] || id=$(sha256sum "$perf" | cut -c1-40)
-stage=$("$top/scripts/cachedir")/perf/$id
+stage=$("$top/lines/cachedir")/perf/$id
 if [ ! -e "$stage/.complete" ]; then
 	rm -rf "$stage"
 	mkdir -p "$stage/lib"
@@ -50,7 +50,7 @@ out=$(mktemp -d "$stage/run.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 cd "$stage"
 HTBX_PERF_DIR=$stage HTBX_PERF_OUT=$out \
-	"$top/scripts/vm" --kernel "$line" --icount --mem 2048 --timeout 3000 -- \
+	"$top/lines/vm" --kernel "$line" --icount --mem 2048 --timeout 3000 -- \
 	sh "$top/bench/pps.sh" --guest "$count" --profile "$tree"
 
 rel=$(cat "$out/release")

@@ -65,7 +65,7 @@ if [ "${1:-}" != --guest ]; then
 	[ "$smp" -ge 2 ] || { echo "scale: --smp must be at least 2" >&2; exit 2; }
 	rc=0
 	for l in $lines; do
-		HTBX_ACCEL=tcg "$top/scripts/vm" --kernel "$l" --smp "$smp" --mem 2048 \
+		HTBX_ACCEL=tcg "$top/lines/vm" --kernel "$l" --smp "$smp" --mem 2048 \
 			--timeout 3000 -- sh "$top/bench/scale.sh" --guest "$reps" "$secs" || rc=1
 	done
 	exit $rc
@@ -200,7 +200,7 @@ kinds="noqueue htb htbx htbx-mq mq+htb"
 [ -n "$CAKE_TC" ] && kinds="$kinds cake_mq"
 echo "# scale.sh: $(uname -r), $NCPU vCPUs (multi-threaded TCG), $dev with $NCPU TX queues (XPS: CPU q -> queue q)"
 echo "# pktgen queue_xmit, 60-byte UDP, one thread per sending CPU; $reps reps of ${secs} s"
-[ -n "$CAKE_TC" ] || echo "# cake_mq: not measured (no sch_cake with cake_mq, or no sid tc staged: scripts/fetch-tc sid)"
+[ -n "$CAKE_TC" ] || echo "# cake_mq: not measured (no sch_cake with cake_mq, or no sid tc staged: lines/fetch-tc sid)"
 
 R=/tmp/scale.raw
 : >$R

@@ -39,7 +39,7 @@ weak=$(nm -D --undefined-only q_htbx.so | awk '$1 == "w" && $2 !~ /^(_ITM_|__gmo
 check "the helpers only some tc versions export are weak imports:" \
 	sh -c "echo '$(echo $weak)' | grep -qw tc_print_rate && echo '$(echo $weak)' | grep -qw print_color_size"
 echo "# weak: $(echo $weak)"
-# other suites' tc (scripts/fetch-tc): the strong imports must be there too
+# other suites' tc (lines/fetch-tc): the strong imports must be there too
 # (bullseye's tc is in sbin/, before merged /usr)
 for otc in ../build/tc-*/root/usr/sbin/tc ../build/tc-*/root/sbin/tc; do
 	[ -f "$otc" ] && [ ! -L "$otc" ] || continue
@@ -337,7 +337,7 @@ if unshare -n true 2>/dev/null; then
 	tcrun 1 'Illegal "mpu"' class add dev lo parent 1: classid 1:1 htbx rate 1mbit mpu 65536
 	tcrun 1 'What is "slot"' class add dev lo parent 1: classid 1:1 htbx rate 1mbit slot 1
 	tcrun 1 'Usage: .*class add.*htbx rate' class add dev lo parent 1: classid 1:1 htbx help
-	# another suite's tc (scripts/fetch-tc) loads the plugin as well
+	# another suite's tc (lines/fetch-tc) loads the plugin as well
 	for otc in ../build/tc-*/tc; do
 		[ -x "$otc" ] || continue
 		err=$(TC_LIB_DIR=$PWD unshare -n "$otc" qdisc add dev lo root handle 1: htbx def 10 2>&1)

@@ -2,24 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build.sh - sch_htbx.ko built from scratch for every kernel line of
-# scripts/versions.mk, each with its own toolchain (scripts/kmake: bookworm
+# lines/versions.mk, each with its own toolchain (lines/kmake: bookworm
 # lines on this host, other suites' lines in a build root of that suite):
 # the build succeeds, prints no warning, and its vermagic is the line's
 # release. Lines whose kernel is not in the cache yet are fetched (Debian)
 # or reported as SKIP (built from source: `make built-kernels`).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
-cache=$(scripts/cachedir)
+cache=$(lines/cachedir)
 work=$top/build/.check-build.$$
 trap 'rm -rf "$work"' EXIT
 
 # The files the module is built from: the Makefile's own list.
 srcs=$(make -s --no-print-directory --eval 'htbx-print-srcs: ; @echo $(MODULE_SRCS)' htbx-print-srcs)
 [ -n "$srcs" ] || { echo "not ok - the Makefile's MODULE_SRCS"; exit 1; }
-for line in $(scripts/kline list); do
-	rel=$(scripts/kline krel "$line")
-	if [ "$(scripts/kline kind "$line")" = debian ]; then
-		scripts/kline ensure "$line" >/dev/null 2>&1
+for line in $(lines/kline list); do
+	rel=$(lines/kline krel "$line")
+	if [ "$(lines/kline kind "$line")" = debian ]; then
+		lines/kline ensure "$line" >/dev/null 2>&1
 	fi
 	kd=$cache/kernels/$rel/root/usr/src/linux-headers-$rel
 	if [ ! -e "$cache/kernels/$rel/.complete" ] || [ ! -d "$kd" ]; then
@@ -32,12 +32,12 @@ for line in $(scripts/kline list); do
 	nobtf=
 	[ -e "$kd/vmlinux" ] || nobtf=CONFIG_DEBUG_INFO_BTF_MODULES=
 	t0=$(date +%s)
-	scripts/kmake "$kd" -s M="$out" $nobtf modules >"$out/build.log" 2>&1
+	lines/kmake "$kd" -s M="$out" $nobtf modules >"$out/build.log" 2>&1
 	rc=$?
 	t=$(($(date +%s) - t0))
 	warn=$(grep -c -i 'warning' "$out/build.log")
 	vm=$(modinfo -F vermagic "$out/sch_htbx.ko" 2>/dev/null | cut -d' ' -f1)
-	desc="[$line] sch_htbx.ko for $rel ($(scripts/kline suite "$line") toolchain, $t s)"
+	desc="[$line] sch_htbx.ko for $rel ($(lines/kline suite "$line") toolchain, $t s)"
 	if [ $rc -eq 0 ] && [ "$warn" = 0 ] && [ "$vm" = "$rel" ]; then
 		echo "ok - $desc, no warning, vermagic $vm"
 	else

@@ -47,14 +47,14 @@ tc_deb=$dout/tc-htbx_${ver}_$(dpkg --print-architecture).deb
 # headers are in the build root before the packages, each other one's are
 # installed after them (dkms's autoinstall builds for it).
 lines=()
-for l in $(scripts/kline list debian); do
-	s=$(scripts/kline suite "$l")
+for l in $(lines/kline list debian); do
+	s=$(lines/kline suite "$l")
 	[ "${s%-backports}" = "$suite" ] && lines+=("$l")
 done
-[ ${#lines[@]} -gt 0 ] || { fail "$suite: no kernel line of scripts/versions.mk comes from $suite"; echo "1..$n"; exit 1; }
+[ ${#lines[@]} -gt 0 ] || { fail "$suite: no kernel line of lines/versions.mk comes from $suite"; echo "1..$n"; exit 1; }
 rootsuite=$suite
 for l in "${lines[@]}"; do
-	s=$(scripts/kline suite "$l")
+	s=$(lines/kline suite "$l")
 	[ "$s" = "$suite" ] || rootsuite=$s
 done
 
@@ -114,21 +114,21 @@ conf=$tmp/root$src/dkms.conf
 	ok "dkms.conf: PACKAGE_NAME sch_htbx, PACKAGE_VERSION $ver" ||
 	fail "dkms.conf names and version" "$(cat "$conf")"
 excl=$(sed -n 's/^BUILD_EXCLUSIVE_KERNEL="\(.*\)"$/\1/p' "$conf")
-for line in $(scripts/kline list); do
-	krel=$(scripts/kline krel "$line")
-	kdir=$(scripts/cachedir)/kernels/$krel/root/usr/src/linux-headers-$krel
+for line in $(lines/kline list); do
+	krel=$(lines/kline krel "$line")
+	kdir=$(lines/cachedir)/kernels/$krel/root/usr/src/linux-headers-$krel
 	if ! [[ $krel =~ $excl ]]; then
 		fail "[$line] BUILD_EXCLUSIVE_KERNEL ($excl) admits $krel"
 		continue
 	fi
 	# Other suites' kernels need their own toolchain: their dkms builds
 	# in their build root (tests/host/deb-trixie.sh).
-	if [ "$(scripts/kline suite "$line")" != bookworm ]; then
-		ls=$(scripts/kline suite "$line")
+	if [ "$(lines/kline suite "$line")" != bookworm ]; then
+		ls=$(lines/kline suite "$line")
 		if [ -e "tests/host/deb-${ls%-backports}.sh" ]; then
 			ok "[$line] BUILD_EXCLUSIVE_KERNEL admits $krel (built by $ls's dkms: tests/host/deb-${ls%-backports}.sh)"
 		else
-			ok "[$line] BUILD_EXCLUSIVE_KERNEL admits $krel (no package test on ${ls%-backports}: built by scripts/kmake only)"
+			ok "[$line] BUILD_EXCLUSIVE_KERNEL admits $krel (no package test on ${ls%-backports}: built by lines/kmake only)"
 		fi
 		continue
 	fi
@@ -158,21 +158,23 @@ done
 fi	# bookworm
 
 # ------------------------------------------------------------------
-# Installed with apt in a build root of SUITE (scripts/buildroot: dkms,
+# Installed with apt in a build root of SUITE (lines/buildroot: dkms,
 # iproute2, openssl and the first line's headers; the other lines' headers
 # fetched, not installed), on a throw-away overlay of it: apt install
 # ./*.deb builds the module through dkms, signed with dkms's MOK key (the
 # key Secure Boot users enroll); installing another line's headers builds
 # it for that kernel too (dkms's autoinstall hook); the installed files
 # work in a VM of each kernel; apt remove leaves nothing of either package.
-k1=$(scripts/kline krel "${lines[0]}")
+k1=$(lines/kline krel "${lines[0]}")
 later=()
-for l in "${lines[@]:1}"; do later+=("$(scripts/kline krel "$l")"); done
+for l in "${lines[@]:1}"; do later+=("$(lines/kline krel "$l")"); done
 hdrs=()
 for k in "${later[@]}"; do hdrs+=("linux-headers-$k"); done
-if ! root=$(scripts/buildroot "$rootsuite" --install dkms iproute2 openssl "linux-headers-$k1" \
+# (under the lock lines/kmake takes: one maker per suite's build root)
+mkdir -p "$(lines/cachedir)/buildroot"
+if ! root=$(flock "$(lines/cachedir)/buildroot/.lock-$rootsuite" lines/buildroot "$rootsuite" --install dkms iproute2 openssl "linux-headers-$k1" \
 		${hdrs[0]:+--download "${hdrs[@]}"} 2>"$tmp/br"); then
-	fail "$suite build root (scripts/buildroot $rootsuite)" "$(cat "$tmp/br")"
+	fail "$suite build root (lines/buildroot $rootsuite)" "$(cat "$tmp/br")"
 	echo "1..$n"
 	exit 1
 fi
@@ -261,13 +263,13 @@ fi
 # sch_htbx.ko and q_htbx.so (from this checkout) are replaced by them.
 cp -a "$tmp/out/." "$inst/" 2>/dev/null
 for line in "${lines[@]}"; do
-	krel=$(scripts/kline krel "$line")
+	krel=$(lines/kline krel "$line")
 	# (dkms compresses it as the kernel's own modules are: .ko.xz on 6.12)
 	if ! ls "$inst/$krel/"sch_htbx.ko* >/dev/null 2>&1 || [ ! -e "$inst/q_htbx.so" ]; then
 		fail "[$line] the installed module and plugin in a VM" "nothing installed for $krel"
 		continue
 	fi
-	o=$(TEST_SUITE=$suite scripts/vm --kernel "$line" --timeout 300 -- sh -c '
+	o=$(TEST_SUITE=$suite lines/vm --kernel "$line" --timeout 300 -- sh -c '
 		ma=x86_64-linux-gnu
 		find /lib/modules -name "sch_htbx.ko*" -delete
 		mkdir -p /lib/modules/$HTBX_KREL/updates/dkms

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/vm rejects bad arguments with a usage line on stderr and exit 2,
+# lines/vm rejects bad arguments with a usage line on stderr and exit 2,
 # before booting anything.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-vm=$top/scripts/vm
+vm=$top/lines/vm
 
 bad() {
 	local desc=$1 err rc

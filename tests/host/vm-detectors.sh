@@ -3,16 +3,16 @@
 #
 # The debug kernel's detectors fire in our boots and fail the run: a module
 # that leaks one allocation (tests/modules/htbx_leak.c) must be reported by
-# kmemleak in scripts/vm-init's scan after the command, one that reads freed
-# memory (htbx_uaf.c) by KASAN; scripts/vm must exit 125 for both and show
+# kmemleak in lines/vm-init's scan after the command, one that reads freed
+# memory (htbx_uaf.c) by KASAN; lines/vm must exit 125 for both and show
 # the report. The command itself succeeds in both boots, so the failure is
 # the detector's alone. Skipped when the debug kernel is not built
 # (make built-kernels, which make check runs first).
 top=$(cd "$(dirname "$0")/../.." && pwd)
-vm=$top/scripts/vm
+vm=$top/lines/vm
 cd "$top" || exit 1
-krel=$(scripts/kline krel debug) || exit 1
-cache=$(scripts/cachedir)
+krel=$(lines/kline krel debug) || exit 1
+cache=$(lines/cachedir)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -25,7 +25,7 @@ make -s -C tests/modules KREL="$krel" >"$tmp/modules.log" 2>&1 ||
 	sed 's/^/# /' "$tmp/modules.log"
 
 # check NAME MODULE PATTERN WHERE DESC [loaded]: boot, load MODULE, expect
-# exit 125 with PATTERN in the kernel log scripts/vm shows, WHERE (the
+# exit 125 with PATTERN in the kernel log lines/vm shows, WHERE (the
 # module's function) in the report, and with "loaded" the command's own
 # "loaded" on stdout (it ran to its end).
 check() {

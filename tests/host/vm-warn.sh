@@ -1,18 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/vm reports what happened in the guest: the command's exit status
+# lines/vm reports what happened in the guest: the command's exit status
 # and clean output with the real module on 6.12, a kernel WARN
 # (panic_on_warn) as a failure with the WARNING shown (on every Debian
 # line), a hang as exit 124.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-vm=$top/scripts/vm
-krel() { "$top/scripts/kline" krel "$1"; }
+vm=$top/lines/vm
+krel() { "$top/lines/kline" krel "$1"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 1
 
-# Build the test modules before any boot: scripts/vm would build them on
+# Build the test modules before any boot: lines/vm would build them on
 # demand, but boots started concurrently would race to do it, and the
 # checks below must see the same files the boots saw.
 make -s -C "$top/tests/modules" >"$tmp/modules.log" 2>&1 ||
@@ -20,14 +20,14 @@ make -s -C "$top/tests/modules" >"$tmp/modules.log" 2>&1 ||
 
 # One boot at a time: run-all runs this file as one job of its pool, which
 # keeps the host at two VMs. Results are read after the last boot.
-run() {	# run NAME ARGS...: scripts/vm ARGS
+run() {	# run NAME ARGS...: lines/vm ARGS
 	local name=$1
 	shift
 	"$vm" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
 	echo $? >"$tmp/$name.rc"
 }
 rel12=$(krel 6.12)
-for line in $(scripts/kline list debian); do
+for line in $(lines/kline list debian); do
 	[ -e "$top/build/$(krel "$line")/tests/modules/htbx_warn.ko" ] &&
 		run "warn$line" --kernel "$line" -- sh -c 'modprobe htbx_warn; echo survived'
 done
@@ -51,7 +51,7 @@ else
 fi
 
 # A WARN_ON(1) in a module's init must fail the run and show the WARNING.
-for line in $(scripts/kline list debian); do
+for line in $(lines/kline list debian); do
 	ko=$top/build/$(krel "$line")/tests/modules/htbx_warn.ko
 	if [ ! -e "$ko" ]; then
 		echo "not ok - [$line] WARN fails the run: $ko not built (make -C tests/modules)"

@@ -2,12 +2,12 @@
 /*
  * htbx_leak - test module for the detectors of the debug kernel: as it
  * loads it allocates HTBX_LEAK_N objects and drops every pointer to them, so
- * kmemleak must report them when scripts/vm-init scans after the command,
- * and scripts/vm must fail the run (tests/host/vm-detectors.sh).
+ * kmemleak must report them when lines/vm-init scans after the command,
+ * and lines/vm must fail the run (tests/host/vm-detectors.sh).
  *
  * Several objects, not one: a copy of the last pointer can stay behind in a
  * dead stack frame, where kmemleak finds it and takes that object for still
- * referenced (scripts/vm-init recycles the kept stacks of exited tasks
+ * referenced (lines/vm-init recycles the kept stacks of exited tasks
  * before it scans, but other copies may survive).
  */
 #include <linux/module.h>

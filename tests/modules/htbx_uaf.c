@@ -2,7 +2,7 @@
 /*
  * htbx_uaf - test module for the detectors of the debug kernel: it reads an
  * object after freeing it as it loads, so KASAN must report a
- * use-after-free and scripts/vm must fail the run
+ * use-after-free and lines/vm must fail the run
  * (tests/host/vm-detectors.sh). On a kernel without KASAN the read is of
  * freed slab memory and harmless.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * htbx_warn - test module for the VM harness: it WARNs as it loads, so a
- * guest booted with panic_on_warn=1 must crash and scripts/vm must report
+ * guest booted with panic_on_warn=1 must crash and lines/vm must report
  * the run as failed (tests/host/vm-warn.sh).
  */
 #include <linux/module.h>

@@ -5,11 +5,11 @@
 # about a minute to boot, 20-60 s a scan). tests/run-all uses it for the
 # lines it groups; by hand:
 #
-#   scripts/vm --kernel debug -- sh tests/vm/group.sh module regress
+#   lines/vm --kernel debug -- sh tests/vm/group.sh module regress
 #
 # Each suite's TAP lines get its name ("ok - module: ..."); "# group:
 # SUITE" comes before it, so a crash names the suite that ran. kmemleak is
-# scanned once, by scripts/vm-init after the last suite (twice, a pause
+# scanned once, by lines/vm-init after the last suite (twice, a pause
 # between): a scan pair after each suite cost a minute or more of the
 # debug kernel's time, and a report's allocation stack names the code that
 # leaked, whichever suite ran it.

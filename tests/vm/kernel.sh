@@ -13,7 +13,7 @@
 #                       reading is within one tick: HZ +- 1/SECS ticks.
 #   hz_nearest HZ       the nearest of the x86 choices 100 250 300 1000
 #   kconfig SYMBOL      the value of CONFIG_SYMBOL of the running kernel, from
-#                       the config scripts/vm puts in the guest as
+#                       the config lines/vm puts in the guest as
 #                       $HTBX_KCONFIG (every kernel), else /proc/config.gz;
 #                       empty when unset or unknown
 

@@ -528,7 +528,7 @@ load_qdisc_mod() {
 }
 
 # panic_on_hang: make a soft lockup, an RCU stall or a hung task panic the
-# guest, so that scripts/vm fails the run at once (exit 125, with the
+# guest, so that lines/vm fails the run at once (exit 125, with the
 # kernel log) instead of when its --timeout runs out.
 panic_on_hang() {
 	for _f in softlockup_panic panic_on_rcu_stall hung_task_panic; do
@@ -537,7 +537,7 @@ panic_on_hang() {
 	return 0
 }
 
-# stage_tc SUITE DIR: another Debian suite's tc as scripts/fetch-tc staged
+# stage_tc SUITE DIR: another Debian suite's tc as lines/fetch-tc staged
 # it (build/tc-SUITE/: its tree, loader and libraries, and the wrapper
 # that runs them, which finds its tree beside itself) copied to
 # DIR/tc-SUITE in the guest's RAM (run from the 9p share, every exec would

@@ -9,7 +9,7 @@
 #
 #   - the exit status of every command;
 #   - text: `tc [-s] [-d] qdisc|class show` (4 views, each qdisc and class
-#     show), with the host's tc (iproute2 6.1) and, when scripts/fetch-tc
+#     show), with the host's tc (iproute2 6.1) and, when lines/fetch-tc
 #     has staged it, trixie's tc 6.15 (the tc 6.2 text layout), run in the
 #     guest with trixie's loader;
 #   - JSON: `tc -j [-s] [-d] qdisc|class show` with tc 6.15 (4 views; tc
@@ -44,13 +44,13 @@
 # Then traffic: the same pings through both (every counter of every class
 # and qdisc identical but tokens), a UDP flood above a class's rate (bytes
 # within 5 %, and overlimits, borrowed, drops counted in both), and FireQOS
-# (scripts/stage-fireqos): `fireqos start` with an htb config, and again
+# (lines/stage-fireqos): `fireqos start` with an htb config, and again
 # with FireQOS's kind renamed to htbx, then `fireqos status` under the
 # same traffic: the per-class figures of both runs within 10 %.
 #
 # TEST_COMPAT_ONLY="seq ..." runs only the named sequences;
 # TEST_COMPAT_TCS="SUITE ..." (default: trixie) names the other suites whose
-# tc (scripts/fetch-tc, build/tc-SUITE) shows every view beside the host's:
+# tc (lines/fetch-tc, build/tc-SUITE) shows every view beside the host's:
 # text with each, JSON (qdisc and class) with each from 6.2 on, qdisc JSON
 # with the older ones; TEST_COMPAT_PARTS=views stops after the sequences
 # (no differences on purpose, traffic or FireQOS). suite-tcver.sh uses
@@ -68,7 +68,7 @@ TC61=$TC
 # class JSON (iproute2 6.2 and later).
 XTCS=
 for _s in ${TEST_COMPAT_TCS-trixie}; do
-	[ -x "$HTBX_TOP/build/tc-$_s/tc" ] || { skip "views with the tc of $_s" "not staged (scripts/fetch-tc $_s)"; continue; }
+	[ -x "$HTBX_TOP/build/tc-$_s/tc" ] || { skip "views with the tc of $_s" "not staged (lines/fetch-tc $_s)"; continue; }
 	_w=$(stage_tc "$_s" "$W") || exit 1
 	XTCS="$XTCS $_s"
 	eval "XTC_$_s=\$_w"
@@ -795,7 +795,7 @@ interface $VETH_A world output rate 10Mbit
 	class bulk commit 2Mbit
 		match udp port 5001
 EOF
-	# flock from the host (scripts/stage-fireqos): busybox has none
+	# flock from the host (lines/stage-fireqos): busybox has none
 	in_a env PATH="$_dir/bin:$PATH" bash "$_dir/fireqos" start "$W/fireqos.conf" \
 		>"$W/fq-start-$_k.log" 2>&1 || return 1
 	# the sender runs 14 s; status prints a line a second
@@ -852,7 +852,7 @@ fq_figures() {
 }
 
 if [ ! -e "$FQ/fireqos" ]; then
-	skip "FireQOS: htb and htbx status figures" "FireQOS is not staged ($FQ: run scripts/setup, which installs the fireqos package and runs scripts/stage-fireqos)"
+	skip "FireQOS: htb and htbx status figures" "FireQOS is not staged ($FQ: run scripts/setup, which installs the fireqos package and runs lines/stage-fireqos)"
 else
 	FQX=$W/fireqos-htbx
 	mkdir -p "$FQX"

@@ -26,7 +26,7 @@
 #         A 1:10 short of its target gets one more window (a vCPU the busy
 #         host stalls loses time that no shaper makes up; htb the same).
 #   mix   1.5 s: UDP 64/1000/4000/16000/60000 B, TCP 100/9000 B writes.
-#   Rates are judged only on RATE_LINES (scripts/versions.mk); on the other
+#   Rates are judged only on RATE_LINES (lines/versions.mk); on the other
 #   lines bulk and mix last 0.8 s each and bulk has no rate window.
 #   then, once the qdisc has drained (polled):
 #     - qlen and backlog 0 on every qdisc and class (hhf: but the root's
@@ -43,7 +43,7 @@
 # plain TCG on a busy 2-core host does that), reported after the kind's
 # other results.
 # A kind the kernel lacks is a counted skip. "# leaf: KIND: PHASE" comes
-# before each step, so a crash (scripts/vm exit 125; soft lockups and RCU
+# before each step, so a crash (lines/vm exit 125; soft lockups and RCU
 # stalls panic too, see panic_on_hang) names the kind that ran. The kinds
 # that drop or wait inside their own dequeue (cake, netem, codel, fq_codel)
 # run last.
@@ -69,12 +69,12 @@ htbx htb cake netem netem_rate netem_child codel fq_codel"
 # counters and drain after each; like every line outside RATE_LINES it
 # has no rate window (rates are the rate lines' and hz100's business).
 # TEST_LEAVES_DEBUG_KINDS="..." picks others.
-# Rates are judged on the rate lines (RATE_LINES in scripts/versions.mk:
+# Rates are judged on the rate lines (RATE_LINES in lines/versions.mk:
 # bookworm's 6.12 and the newest 7.x); elsewhere the bulk phase is a
 # shorter flood with no rate window (BULK_T, MIX_T: the drops, counters and
 # drain are what differs between kernels) and no rate line is printed.
 JUDGE_RATES=1 CEILS="4000 6000" BULK_T=2.2 MIX_T=1.5
-if [ -n "${HTBX_KLINE:-}" ] && ! bash "$HTBX_TOP/scripts/kline" rates "$HTBX_KLINE"; then
+if [ -n "${HTBX_KLINE:-}" ] && ! bash "$HTBX_TOP/lines/kline" rates "$HTBX_KLINE"; then
 	JUDGE_RATES=0 BULK_T=0.8 MIX_T=0.8
 fi
 case ${HTBX_KLINE:-} in

@@ -7,7 +7,7 @@
 #   - deleting busy leaves (selected by default and by skb->priority)
 #   - replacing the root qdisc under traffic, both ways
 # then: no leftover - the namespaces go, and sch_htbx unloads.
-# Any oops or WARN fails the whole VM run (scripts/vm).
+# Any oops or WARN fails the whole VM run (lines/vm).
 
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/scenarios.sh"

@@ -12,7 +12,7 @@
 #                         [root qdisc htbx 1:, or tbf 1: -> htbx 2:]
 #   tc configuration tests run on lo.
 #
-# Any oops or WARN fails the whole VM run (scripts/vm boots panic_on_warn).
+# Any oops or WARN fails the whole VM run (lines/vm boots panic_on_warn).
 
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
 

@@ -6,7 +6,7 @@
 # box runs: bullseye's (iproute2 5.10, `tc -V` says 5.9), bookworm's (6.1,
 # the guest's own), trixie's (6.15) and sid's (7.3). The other suites' tc
 # runs in the guest with its own suite's loader and libraries (staged by
-# scripts/fetch-tc from that suite's packages, tests/vm/lib.sh stage_tc),
+# lines/fetch-tc from that suite's packages, tests/vm/lib.sh stage_tc),
 # with TC_LIB_DIR pointing at the plugin (bullseye's tc looks in
 # /usr/lib/tc, the later ones in /usr/lib/<multiarch>/tc).
 #
@@ -38,7 +38,7 @@ for s in bullseye trixie sid; do
 	if [ -x "$HTBX_TOP/build/tc-$s/tc" ]; then
 		tcs="$tcs $s"
 	else
-		skip "tc of $s" "not staged (scripts/fetch-tc $s)"
+		skip "tc of $s" "not staged (lines/fetch-tc $s)"
 	fi
 done
 

@@ -1,13 +1,13 @@
 # The Debian kernels the module is built and tested against, one line each.
-# One place only: scripts/*, the Makefile and the tests read these names.
+# One place only: lines/*, scripts/*, the Makefile and the tests read these names.
 # To move a line to a newer ABI, change its KREL/KBUILD and run `make check`.
 #
 # A line's name is its key with "." for "_" (KREL_6_12 -> 6.12).
 # KREL_<line> is the kernel release (uname -r); KBUILD_<line> names the
 # linux-kbuild package the headers need beside them; SUITE_<line> the
 # Debian suite both come from (default bookworm, the host's own; others
-# through scripts/apt-suite). A line of another suite builds the module in
-# a build root of that suite (scripts/kmake: its gcc, binutils, pahole and
+# through lines/apt-suite). A line of another suite builds the module in
+# a build root of that suite (lines/kmake: its gcc, binutils, pahole and
 # glibc), as that suite's DKMS would.
 KREL_6_1      := 6.1.0-57-amd64
 KBUILD_6_1    := linux-kbuild-6.1
@@ -39,14 +39,14 @@ KBUILD_rt     := linux-kbuild-6.12.117+deb12
 # on every line, its rate windows only here.
 RATE_LINES    := 6.12 7.3
 
-# Kernels built from source by scripts/build-kernel, booted as
-# `scripts/vm --kernel <variant>`: Debian 12's own linux-source-6.1 at a
+# Kernels built from source by lines/build-kernel, booted as
+# `lines/vm --kernel <variant>`: Debian 12's own linux-source-6.1 at a
 # pinned version, configured as tinyconfig + the tests/kernel/*.config
 # fragments KCONF_<variant> names (in order). KREL_<variant> is the release
 # that gives (source version + the fragments' CONFIG_LOCALVERSION);
 # build-kernel checks it. A variant is a line like 6.1 and 6.12 everywhere
-# else (scripts/vm, tests/run-all, the Makefile, tests/modules).
-# KAPPEND_<line> is added to the kernel command line scripts/vm boots it
+# else (lines/vm, tests/run-all, the Makefile, tests/modules).
+# KAPPEND_<line> is added to the kernel command line lines/vm boots it
 # with: pci=noacpi routes PCI interrupts by the BIOS's $PIR table, not by
 # ACPI's _PRT, which the debug kernel's AML interpreter is too slow to run
 # under TCG within ACPI's 30 s loop limit (AE_AML_LOOP_TIMEOUT, 30 s lost).
