@@ -93,7 +93,7 @@ DEV=mq0
 # PRIO_HI: what the higher prio may get above its rate, in % of the
 # ceiling. Each pause of the lower prio's queue lets the others lend up
 # to half the parent's burst (design/multiqueue.md, published prios);
-# on plain TCG scripts/vm interleaves the vCPUs on one host thread, so
+# on plain TCG lines/vm interleaves the vCPUs on one host thread, so
 # the queue 0 vCPU pauses whenever another runs: 2026-12-05, CI's load,
 # -smp 4 on 7.3, 1:20 took 6.130 of 5 (2.8 % of the ceiling more).
 if [ "${HTBX_ICOUNT:-0}" = 1 ]; then
