@@ -293,7 +293,8 @@ void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
 {
 	atomic64_set(&b->rate, (s64)now - cl->buffer);
 	atomic64_set(&b->ceil, (s64)now - cl->cbuffer);
-	b->quantum = cl->cfg.quantum;
+	/* other queues read it (htbx_feed_count) while one is reset */
+	WRITE_ONCE(b->quantum, cl->cfg.quantum);
 }
 
 static u64 htbx_key(u64 now, s64 wait)
@@ -482,7 +483,7 @@ static void htbx_set_mode(struct htbx_core *q, struct htbx_cls *cl, int new)
 {
 	if (new == HTBX_CANT_SEND) {
 		/* what htb counts: classes entering CANT_SEND */
-		WRITE_ONCE(cl->overlimits, cl->overlimits + 1);
+		cl->overlimits++;
 		/* read without the qdisc lock by the qdisc dump */
 		WRITE_ONCE(q->overlimits, q->overlimits + 1);
 	}
@@ -592,11 +593,10 @@ void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg)
 	cl->pq.prev = NULL;
 	cl->pq.key = 0;
 	cl->in_pq = false;
-	/* dumps read them without this core's lock (mq mode) */
-	WRITE_ONCE(cl->lends, 0);
-	WRITE_ONCE(cl->borrows, 0);
-	WRITE_ONCE(cl->giants, 0);
-	WRITE_ONCE(cl->overlimits, 0);
+	cl->lends = 0;
+	cl->borrows = 0;
+	cl->giants = 0;
+	cl->overlimits = 0;
 }
 
 /*
@@ -1001,7 +1001,7 @@ static void htbx_charge_shared(struct htbx_cls *c, int level, int prio,
 {
 	if (c->level >= level) {
 		if (c->level == level)
-			WRITE_ONCE(c->lends, c->lends + 1);
+			c->lends++;
 		if (!c->level)	/* so level is 0: on its own rate */
 			htbx_vtime(c, wire);
 		c->tokens = htbx_bucket_charge(&c->sh->rate, now, c->buffer,
@@ -1010,7 +1010,7 @@ static void htbx_charge_shared(struct htbx_cls *c, int level, int prio,
 							      wire,
 							      &c->rate_rem));
 	} else {
-		WRITE_ONCE(c->borrows, c->borrows + 1);
+		c->borrows++;
 		htbx_xtime(c, prio, len);
 		c->tokens = htbx_bucket_toks(&c->sh->rate, now, c->buffer);
 	}
@@ -1035,8 +1035,7 @@ static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
 	u64 wire;
 	int old;
 
-	WRITE_ONCE(leaf->giants,
-		   leaf->giants + htbx_giants(segs, len, leaf->cfg.mtu));
+	leaf->giants += htbx_giants(segs, len, leaf->cfg.mtu);
 	for (c = leaf; c; c = c->parent) {
 		wire = htbx_wire_len(&c->cfg.len, len);
 		if (unlikely(c->sh)) {
@@ -1047,12 +1046,12 @@ static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
 		t = min_t(s64, c->tokens + diff, c->buffer);
 		if (c->level >= level) {
 			if (c->level == level)
-				WRITE_ONCE(c->lends, c->lends + 1);
+				c->lends++;
 			t = htbx_debit(t, htbx_xmit_ns_r(c->cfg.rate,
 							 c->rate_recip, wire,
 							 &c->rate_rem));
 		} else {
-			WRITE_ONCE(c->borrows, c->borrows + 1);
+			c->borrows++;
 		}
 		c->tokens = t;
 		t = min_t(s64, c->ctokens + diff, c->cbuffer);

@@ -650,8 +650,7 @@ static int htbx_enqueue_refused(struct Qdisc *sch, struct htbx_part *p,
 {
 	if (net_xmit_drop_count(ret)) {
 		qdisc_qstats_drop(sch);
-		/* read by a dump without the queue's lock (mq mode) */
-		WRITE_ONCE(p->drops, p->drops + 1);
+		p->drops++;
 	}
 	return ret;
 }
@@ -2032,11 +2031,31 @@ nla_put_failure:
 	return -1;
 }
 
+/* mq: add what part @p counted to a class's @qs, @xs and @qlen. */
+static void htbx_part_stats(const struct htbx_part *p,
+			    struct gnet_stats_queue *qs,
+			    struct tc_htbx_xstats *xs, __u32 *qlen)
+{
+	__u32 n = 0, b = 0;
+
+	qs->drops += p->drops;
+	qs->overlimits += p->cls.overlimits;
+	xs->lends += p->cls.lends;
+	xs->borrows += p->cls.borrows;
+	xs->giants += p->cls.giants;
+	if (p->leaf) {
+		qdisc_qstats_qlen_backlog(p->leaf, &n, &b);
+		*qlen += n;
+		qs->backlog += b;
+		qs->requeues += p->leaf->qstats.requeues;
+	}
+}
+
 /*
  * Called with the qdisc root lock held (gnet_stats_start_copy); in mq
- * mode that is queue 0's, and the other queues' parts are read as they
- * are (the sum of counters that may be moving, as mq's dump reads them);
- * what the class sent is its per-CPU count, which its estimator reads.
+ * mode that is queue 0's, and the other queues' parts are read under
+ * their own locks (below); what the class sent is its per-CPU count,
+ * which its estimator reads.
  */
 static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 				 struct gnet_dump *d)
@@ -2045,8 +2064,8 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	struct htbx_class *cl = (struct htbx_class *)arg;
 	struct gnet_stats_queue qs = {};
 	struct tc_htbx_xstats xs;
-	__u32 qlen = 0, n, b;
-	struct htbx_part *p;
+	spinlock_t *lock;
+	__u32 qlen = 0;
 	unsigned int i;
 
 	memset(&xs, 0, sizeof(xs));
@@ -2065,21 +2084,23 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 		goto rest;
 	}
 
+	/*
+	 * Each queue's part under that queue's lock, one queue at a time, as
+	 * mq_dump() reads its queues: the data path counts without marked
+	 * accesses (a marked increment costs single-queue mode two
+	 * instructions per level and packet). Queue 0's lock is the one held
+	 * here; the others nest below it, in the order htbx_lock() takes
+	 * them.
+	 */
 	xs.lends = xs.borrows = xs.giants = 0;
-	for (i = 0; i < q->nq; i++) {
-		p = htbx_part(cl, i);
-		qs.drops += READ_ONCE(p->drops);
-		qs.overlimits += READ_ONCE(p->cls.overlimits);
-		xs.lends += READ_ONCE(p->cls.lends);
-		xs.borrows += READ_ONCE(p->cls.borrows);
-		xs.giants += READ_ONCE(p->cls.giants);
-		if (p->leaf) {
-			n = b = 0;
-			qdisc_qstats_qlen_backlog(p->leaf, &n, &b);
-			qlen += n;
-			qs.backlog += b;
-			qs.requeues += READ_ONCE(p->leaf->qstats.requeues);
-		}
+	htbx_part_stats(&cl->p, &qs, &xs, &qlen);
+	for (i = 1; i < q->nq; i++) {
+		if (!q->shards[i])
+			continue;	/* the qdisc is going */
+		lock = qdisc_lock(q->shards[i]);
+		spin_lock_nested(lock, SINGLE_DEPTH_NESTING);
+		htbx_part_stats(htbx_part(cl, i), &qs, &xs, &qlen);
+		spin_unlock(lock);
 	}
 	if (gnet_stats_copy_basic(d, cl->cpu_bstats, &cl->p.bstats,
 				  false) < 0)
