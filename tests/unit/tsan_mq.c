@@ -86,7 +86,8 @@ static u64 clock_ns(void)
 
 static void sleep_ns(u64 ns)
 {
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)ns };
+	struct timespec ts = { .tv_sec = (time_t)(ns / SEC),
+			       .tv_nsec = (long)(ns % SEC) };
 
 	nanosleep(&ts, NULL);
 }
