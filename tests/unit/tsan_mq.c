@@ -9,11 +9,12 @@
  * (here a mutex per queue, held by its thread around each batch of
  * enqueues and dequeues), and configuration (htbx_core_change, class add
  * and delete, reset) runs with every queue's lock held (taken in index
- * order, as htbx_lock does). A dump reads the per-node counters without
- * any lock but queue 0's (htbx_dump_class_stats, htbx_mq_sum). Whatever
- * two queues touch at once must then be atomic or marked (kshim.h maps
- * READ_ONCE/WRITE_ONCE to relaxed atomics under TSan): any report is a
- * race in htbx_core.c or a wrong model here.
+ * order, as htbx_lock does). A dump holds queue 0's lock and reads each
+ * other queue's nodes and core under that queue's lock, one at a time
+ * (htbx_dump_class_stats, htbx_mq_sum). Whatever two queues touch at
+ * once must then be atomic or marked (kshim.h maps READ_ONCE/WRITE_ONCE
+ * to relaxed atomics under TSan): any report is a race in htbx_core.c or
+ * a wrong model here.
  *
  * The clock is CLOCK_MONOTONIC, read under the queue's lock (as
  * htbx_clock_ns() in the kernel), so each core sees its own time move
@@ -261,9 +262,29 @@ static void unlock_all(void)
 }
 
 /*
- * What a dump reads: queue 0's nodes under queue 0's lock (xstats), the
- * counters of every queue's node and core with no lock, marked.
+ * What a dump reads: queue 0's nodes under queue 0's lock (xstats), and
+ * with it held the counters of every queue's nodes and core, each under
+ * its queue's lock (taken after queue 0's, as htbx_lock orders them).
  */
+static u64 dump_queue(int i)
+{
+	u64 s = 0;
+	int k;
+
+	/* present[] only changes under every lock: a deleted node's
+	 * counters are still there to read
+	 */
+	for (k = 0; k < NCLS; k++) {
+		s += qs[i].t[k].cl.overlimits;
+		s += qs[i].t[k].cl.lends;
+		s += qs[i].t[k].cl.borrows;
+		s += qs[i].t[k].cl.giants;
+	}
+	s += qs[i].s.q.overlimits;
+	s += qs[i].s.q.budget_hits;
+	return s;
+}
+
 static void dump(void)
 {
 	struct tc_htbx_xstats xs;
@@ -276,19 +297,13 @@ static void dump(void)
 			htbx_cls_xstats(&qs[0].t[k].cl, &xs);
 			s += xs.lends + xs.tokens;
 		}
-	pthread_mutex_unlock(&qs[0].lock);
-	for (i = 0; i < nq; i++) {
-		for (k = 0; k < NCLS; k++) {
-			/* present[] only changes under every lock: a
-			 * deleted node's counters are still there to read */
-			s += READ_ONCE(qs[i].t[k].cl.overlimits);
-			s += READ_ONCE(qs[i].t[k].cl.lends);
-			s += READ_ONCE(qs[i].t[k].cl.borrows);
-			s += READ_ONCE(qs[i].t[k].cl.giants);
-		}
-		s += READ_ONCE(qs[i].s.q.overlimits);
-		s += READ_ONCE(qs[i].s.q.budget_hits);
+	s += dump_queue(0);
+	for (i = 1; i < nq; i++) {
+		pthread_mutex_lock(&qs[i].lock);
+		s += dump_queue(i);
+		pthread_mutex_unlock(&qs[i].lock);
 	}
+	pthread_mutex_unlock(&qs[0].lock);
 	dump_sum += s;
 	n_dump++;
 }
