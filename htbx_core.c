@@ -1359,6 +1359,8 @@ void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl, u64 now)
 {
 	htbx_pq_remove(q, cl);
 	htbx_cls_rest(cl, now);
+	if (cl->sh)
+		htbx_bucket_fill(cl->sh, cl, now);
 }
 
 void htbx_core_reset(struct htbx_core *q)

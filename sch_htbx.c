@@ -782,9 +782,6 @@ static void htbx_txq_reset(struct htbx_txq *t)
 				p->qlen_seen = 0;	/* so is the queue's */
 				p->backlog_seen = 0;
 				htbx_core_reset_cls(&t->core, &p->cls, now);
-				if (p->cls.sh)
-					htbx_bucket_fill(p->cls.sh, &p->cls,
-							 now);
 			}
 		}
 	}
