@@ -1353,14 +1353,16 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
  * @cl: the class
  * @now: the time, ns
  *
- * Followed by htbx_core_reset once every class was reset.
+ * Followed by htbx_core_reset once every class was reset. In mq mode this
+ * resets the node on @q's queue only: the class's shared buckets keep
+ * what the class owes, since the other queues may go on sending (a
+ * shrinking queue count resets the queues above it alone), and the node
+ * reads its tokens from them before it sends.
  */
 void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl, u64 now)
 {
 	htbx_pq_remove(q, cl);
 	htbx_cls_rest(cl, now);
-	if (cl->sh)
-		htbx_bucket_fill(cl->sh, cl, now);
 }
 
 void htbx_core_reset(struct htbx_core *q)

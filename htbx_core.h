@@ -233,7 +233,8 @@ void htbx_cls_sent(struct htbx_cls *cl, u32 len, u32 segs);
  *					(0: nothing waits; now: the event
  *					budget ran out, hand over and retry)
  *   htbx_core_reset_cls(q, cl, now)	full tokens, CAN_SEND, inactive
- *					(mq: the class's buckets refilled)
+ *					(mq: this node; the shared buckets
+ *					keep the class's debt)
  *   htbx_core_reset(q)			empty rows and event queue (after
  *					every class was reset)
  *   htbx_core_mode(cl, now, &wait)	the mode cl would have at now, and the

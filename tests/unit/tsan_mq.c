@@ -154,7 +154,10 @@ static void cls_del(int k, u64 now)
 	present[k] = false;
 }
 
-/* As htbx_txq_reset on every queue: leaves emptied, nodes at rest. */
+/*
+ * As htbx_txq_reset on every queue: leaves emptied, nodes at rest, the
+ * shared buckets left as they are (they keep what a class owes).
+ */
 static void reset_all(u64 now)
 {
 	int i, k;
@@ -165,7 +168,6 @@ static void reset_all(u64 now)
 				continue;
 			qs[i].t[k].qlen = 0;
 			htbx_core_reset_cls(&qs[i].s.q, &qs[i].t[k].cl, now);
-			htbx_bucket_fill(&b[k], &qs[i].t[k].cl, now);
 		}
 		htbx_core_reset(&qs[i].s.q);
 	}
