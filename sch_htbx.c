@@ -2049,10 +2049,10 @@ static void htbx_part_stats(const struct htbx_part *p,
 }
 
 /*
- * Called with the qdisc root lock held (gnet_stats_start_copy); in mq
- * mode that is queue 0's, and the other queues' parts are read under
- * their own locks (below); what the class sent is its per-CPU count,
- * which its estimator reads.
+ * Without mq, called under the qdisc's lock before 5.16 and under none
+ * since, as htb's (the counters are read as they are). In mq mode the
+ * parts are read under their queues' locks (htbx_dump_lock); what the
+ * class sent is its per-CPU count, which its estimator reads.
  */
 static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 				 struct gnet_dump *d)
@@ -2061,7 +2061,6 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	struct htbx_class *cl = (struct htbx_class *)arg;
 	struct gnet_stats_queue qs = {};
 	struct tc_htbx_xstats xs;
-	spinlock_t *lock;
 	__u32 qlen = 0;
 	unsigned int i;
 
@@ -2085,19 +2084,15 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	 * Each queue's part under that queue's lock, one queue at a time, as
 	 * mq_dump() reads its queues: the data path counts without marked
 	 * accesses (a marked increment costs single-queue mode two
-	 * instructions per level and packet). Queue 0's lock is the one held
-	 * here; the others nest below it, in the order htbx_lock() takes
-	 * them.
+	 * instructions per level and packet).
 	 */
 	xs.lends = xs.borrows = xs.giants = 0;
-	htbx_part_stats(&cl->p, &qs, &xs, &qlen);
-	for (i = 1; i < q->nq; i++) {
+	for (i = 0; i < q->nq; i++) {
 		if (!q->shards[i])
 			continue;	/* the qdisc is going */
-		lock = qdisc_lock(q->shards[i]);
-		spin_lock_nested(lock, SINGLE_DEPTH_NESTING);
+		htbx_dump_lock(q->shards[i], i);
 		htbx_part_stats(htbx_part(cl, i), &qs, &xs, &qlen);
-		spin_unlock(lock);
+		htbx_dump_unlock(q->shards[i], i);
 	}
 	if (gnet_stats_copy_basic(d, cl->cpu_bstats, &cl->p.bstats,
 				  false) < 0)

@@ -121,6 +121,41 @@ static inline void htbx_bstats_add(struct gnet_stats_basic_packed *dst,
 #endif
 
 /*
+ * mq: a class dump reads each queue's part under that queue's lock
+ * (htbx_dump_class_stats). Before 5.16 tc_fill_tclass() dumps a class
+ * under the root qdisc's lock with BHs off (gnet_stats_start_copy took
+ * qdisc_root_sleeping_lock(): in mq mode queue 0's), so the others nest
+ * below it; since the series that made the counters u64_stats_t
+ * (struct gnet_stats_basic_sync, probed above) it holds none, and each
+ * queue's lock is taken with BHs off, as its data path runs in softirq.
+ */
+#ifdef HTBX_COMPAT_HAVE_GNET_STATS_BASIC_SYNC
+static inline void htbx_dump_lock(struct Qdisc *queue, unsigned int i)
+	__acquires(qdisc_lock(queue))
+{
+	spin_lock_bh(qdisc_lock(queue));
+}
+
+static inline void htbx_dump_unlock(struct Qdisc *queue, unsigned int i)
+	__releases(qdisc_lock(queue))
+{
+	spin_unlock_bh(qdisc_lock(queue));
+}
+#else
+static inline void htbx_dump_lock(struct Qdisc *queue, unsigned int i)
+{
+	if (i)
+		spin_lock_nested(qdisc_lock(queue), SINGLE_DEPTH_NESTING);
+}
+
+static inline void htbx_dump_unlock(struct Qdisc *queue, unsigned int i)
+{
+	if (i)
+		spin_unlock(qdisc_lock(queue));
+}
+#endif
+
+/*
  * A per-CPU count (mq mode: the parts of a class count into one, each on
  * the CPU that runs its queue), for gen_new_estimator()'s @cpu_bstats and
  * gnet_stats_copy_basic()'s @cpu: 5.16 made it struct gnet_stats_basic_sync

@@ -9,9 +9,10 @@
  * (here a mutex per queue, held by its thread around each batch of
  * enqueues and dequeues), and configuration (htbx_core_change, class add
  * and delete, reset) runs with every queue's lock held (taken in index
- * order, as htbx_lock does). A dump holds queue 0's lock and reads each
- * other queue's nodes and core under that queue's lock, one at a time
- * (htbx_dump_class_stats, htbx_mq_sum). Whatever two queues touch at
+ * order, as htbx_lock does). A dump reads each queue's nodes and core
+ * under that queue's lock, one queue at a time (htbx_dump_class_stats,
+ * htbx_mq_sum, on the kernels where a class dump holds no lock of its
+ * own). Whatever two queues touch at
  * once must then be atomic or marked (kshim.h maps READ_ONCE/WRITE_ONCE
  * to relaxed atomics under TSan): any report is a race in htbx_core.c or
  * a wrong model here.
@@ -264,9 +265,8 @@ static void unlock_all(void)
 }
 
 /*
- * What a dump reads: queue 0's nodes under queue 0's lock (xstats), and
- * with it held the counters of every queue's nodes and core, each under
- * its queue's lock (taken after queue 0's, as htbx_lock orders them).
+ * What a dump reads: queue 0's nodes (xstats) and the counters of every
+ * queue's nodes and core, each under its queue's lock.
  */
 static u64 dump_queue(int i)
 {
@@ -300,12 +300,12 @@ static void dump(void)
 			s += xs.lends + xs.tokens;
 		}
 	s += dump_queue(0);
+	pthread_mutex_unlock(&qs[0].lock);
 	for (i = 1; i < nq; i++) {
 		pthread_mutex_lock(&qs[i].lock);
 		s += dump_queue(i);
 		pthread_mutex_unlock(&qs[i].lock);
 	}
-	pthread_mutex_unlock(&qs[0].lock);
 	dump_sum += s;
 	n_dump++;
 }
