@@ -157,7 +157,6 @@ struct htbx_sched {
 	unsigned int		nq;		/* parts per class */
 	struct Qdisc		**shards;	/* [nq], htbx_txq_ops */
 	bool			attached;	/* the TX queues hold them */
-	unsigned int		leaves_grafted;	/* classes with a leaf_opt */
 	struct delayed_work	leaf_sync;	/* htbx_leaf_sync_work() */
 };
 
@@ -1215,8 +1214,6 @@ static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
 	gen_kill_estimator(&cl->rate_est);
 	tcf_block_put(cl->block);
 	free_percpu(cl->cpu_bstats);
-	if (cl->leaf_opt)
-		q->leaves_grafted--;
 	kfree(cl->leaf_opt);
 	kfree(cl->bucket);
 	kfree(cl->mqp);
@@ -1514,11 +1511,10 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	qdisc_hash_add(cl->p.leaf, true);
 	htbx_class_hash_grow(sch);
 	htbx_put_leaves(old_leaves, htbx_nq(q));
-	if (old_leaves && parent->leaf_opt) {
+	if (old_leaves) {
 		/* its grafted leaf is gone, and with it what to follow */
 		kfree(parent->leaf_opt);
 		parent->leaf_opt = NULL;
-		q->leaves_grafted--;
 	}
 	*arg = (unsigned long)cl;
 	htbx_adj_info_cfg(&w, classid, &cfg, q->r2q);
@@ -1627,8 +1623,6 @@ static const char *const htbx_mq_leaf_kinds[] = {
 	"sfq", "fq", "codel", "pie", "hhf",
 };
 
-static struct Qdisc_ops htbx_qdisc_ops;
-
 /* mq: may @leaf be copied to every TX queue? If not, the extack says why. */
 static bool htbx_mq_leaf_ok(const struct Qdisc *leaf,
 			    struct netlink_ext_ack *extack)
@@ -1636,11 +1630,6 @@ static bool htbx_mq_leaf_ok(const struct Qdisc *leaf,
 	const struct Qdisc_ops *ops = leaf->ops;
 	unsigned int i;
 
-	if (ops == &htbx_qdisc_ops) {
-		/* its dump has counters its init refuses */
-		NL_SET_ERR_MSG_MOD(extack, "mq mode: htbx is not a leaf of htbx in mq mode");
-		return false;
-	}
 	if (ops->cl_ops && ops->cl_ops->graft) {
 		NL_SET_ERR_MSG_MOD(extack, "mq mode: a classful leaf cannot be copied to every TX queue (its classes, qdiscs and filters are not in its dump): use fq_codel, cake, sfq or pfifo, or leave mq out");
 		return false;
@@ -1753,11 +1742,6 @@ static void htbx_leaf_changed(struct htbx_part *p)
 	spin_unlock_bh(qdisc_lock(sch));
 }
 
-static bool htbx_nla_equal(const struct nlattr *a, const struct nlattr *b)
-{
-	return a->nla_len == b->nla_len && !memcmp(a, b, a->nla_len);
-}
-
 /*
  * mq: queue 0's leaf of @cl now has the options @opt; each copy takes
  * them with its kind's change, or, where the kind's change refuses its
@@ -1806,50 +1790,56 @@ static void htbx_leaf_sync_class(struct Qdisc *sch, struct htbx_class *cl,
  * tells a parent nothing of a change of its child, and htbx leaves the
  * child's ops alone, so it looks: every HTBX_LEAF_SYNC_MS it compares the
  * dump of each leaf the user grafted with the options its copies have.
- * Under RTNL.
+ * Under RTNL. Returns whether any class has a leaf to follow.
  */
-static void htbx_leaf_sync(struct Qdisc *sch)
+static bool htbx_leaf_sync(struct Qdisc *sch)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
+	struct sk_buff *skb = NULL;
 	struct htbx_class *cl;
-	struct sk_buff *skb;
 	struct nlattr *opt;
+	bool follow = false;
 	unsigned int h;
 
 	/* a queue's qdisc is gone: the root is being replaced */
 	for (h = 0; h < q->nq; h++)
 		if (!q->shards[h])
-			return;
-	skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!skb)
-		return;
+			return false;
 	for (h = 0; h < q->clhash.hashsize; h++) {
 		hlist_for_each_entry(cl, &q->clhash.hash[h], common.hnode) {
-			if (!cl->leaf_opt || !cl->p.leaf)
+			if (!cl->leaf_opt)
 				continue;
+			follow = true;
+			if (!skb)
+				skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
+			if (!skb)
+				return true;	/* tried again at the next look */
 			opt = htbx_leaf_opts(cl->p.leaf, skb);
 			if (IS_ERR_OR_NULL(opt) ||
-			    htbx_nla_equal(opt, cl->leaf_opt))
+			    !nla_memcmp(opt, nla_data(cl->leaf_opt),
+					nla_len(cl->leaf_opt)))
 				continue;
 			htbx_leaf_sync_class(sch, cl, opt);
 		}
 	}
 	kfree_skb(skb);
+	return follow;
 }
 
 static void htbx_leaf_sync_work(struct work_struct *work)
 {
 	struct htbx_sched *q = container_of(to_delayed_work(work),
 					    struct htbx_sched, leaf_sync);
+	bool follow;
 
 	/* htbx_destroy() waits for this under RTNL: never wait for it here */
 	if (!rtnl_trylock()) {
 		schedule_delayed_work(&q->leaf_sync, 1);
 		return;
 	}
-	htbx_leaf_sync(q->txq.root);
+	follow = htbx_leaf_sync(q->txq.root);
 	rtnl_unlock();
-	if (q->leaves_grafted)
+	if (follow)
 		schedule_delayed_work(&q->leaf_sync,
 				      msecs_to_jiffies(HTBX_LEAF_SYNC_MS));
 }
@@ -1923,7 +1913,6 @@ static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 
 	/* the options the copies have, looked at by htbx_leaf_sync() */
 	if (q->mq) {
-		q->leaves_grafted += !!leaf_opt - !!cl->leaf_opt;
 		swap(cl->leaf_opt, leaf_opt);
 		if (cl->leaf_opt)
 			schedule_delayed_work(&q->leaf_sync,
