@@ -293,8 +293,7 @@ void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
 {
 	atomic64_set(&b->rate, (s64)now - cl->buffer);
 	atomic64_set(&b->ceil, (s64)now - cl->cbuffer);
-	/* other queues read it (htbx_feed_count) while one is reset */
-	WRITE_ONCE(b->quantum, cl->cfg.quantum);
+	b->quantum = cl->cfg.quantum;
 }
 
 static u64 htbx_key(u64 now, s64 wait)

@@ -126,8 +126,9 @@ static inline void htbx_bstats_add(struct gnet_stats_basic_packed *dst,
  * under the root qdisc's lock with BHs off (gnet_stats_start_copy took
  * qdisc_root_sleeping_lock(): in mq mode queue 0's), so the others nest
  * below it; since the series that made the counters u64_stats_t
- * (struct gnet_stats_basic_sync, probed above) it holds none, and each
- * queue's lock is taken with BHs off, as its data path runs in softirq.
+ * (struct gnet_stats_basic_sync, probed in compat/Kbuild.include) it
+ * holds none, and each queue's lock is taken with BHs off, as its data
+ * path runs in softirq.
  */
 #ifdef HTBX_COMPAT_HAVE_GNET_STATS_BASIC_SYNC
 static inline void htbx_dump_lock(struct Qdisc *queue, unsigned int i)

@@ -122,7 +122,7 @@ for leaf in "$@"; do
 		echo "refused $kind $(printf '%s' "$err" | head -n 1)"
 	fi
 done
-# size tables: on the mq root, then on a leaf
+# a size table on the mq root, and none
 root stab overhead 500 linklayer ethernet && { ping3; bytes root-stab; }
 root && { ping3; bytes none; }
 $TC qdisc del dev "$DEV" root
