@@ -94,7 +94,9 @@ steer() {
 	$TC filter add dev "$DEV" egress protocol ip prio 1 u32 \
 		match ip protocol 1 0xff action skbedit queue_mapping 3 2>/dev/null
 }
-ping3() { ping -c 3 -s 1000 -i 0.2 -w 1 198.19.1.2 >/dev/null 2>&1; }
+# (busybox ping waits -W, 10 s by default, for replies that a dummy never
+# gives, whatever -w says)
+ping3() { ping -c 3 -s 1000 -i 0.2 -W 1 -w 2 198.19.1.2 >/dev/null 2>&1; }
 # bytes NAME: class 1:10's byte and packet counts
 bytes() {
 	$TC -s class show dev "$DEV" classid 1:10 |
