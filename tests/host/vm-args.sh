@@ -29,3 +29,16 @@ bad "non-numeric --timeout"	--timeout soon -- true
 bad "zero --timeout"		--timeout 0 -- true
 bad "non-numeric --smp"		--smp two -- true
 bad "bad --mem"			--mem lots -- true
+
+# lines/qemu: the emulator the guests run, trixie's unless told otherwise
+qv=$(mapfile -t q < <("$top/lines/qemu") && "${q[@]}" --version 2>&1 | head -n 1)
+if [[ $qv == "QEMU emulator version "* ]] && [[ $qv != *" 7.2"* ]]; then
+	echo "ok - lines/qemu runs trixie's QEMU ($qv)"
+else
+	echo "not ok - lines/qemu runs trixie's QEMU: ${qv:-no output}"
+fi
+if [ "$(HTBX_QEMU=host "$top/lines/qemu")" = qemu-system-x86_64 ]; then
+	echo "ok - HTBX_QEMU=host names the host's qemu-system-x86_64"
+else
+	echo "not ok - HTBX_QEMU=host names the host's qemu-system-x86_64"
+fi
