@@ -72,14 +72,19 @@ endif
 LINE_KRELS  = $(foreach l,$(LINES),$(KREL_$(subst .,_,$(l)))) $(BUILT_KRELS)
 LINE_TREES  = $(foreach r,$(LINE_KRELS),$(call cache_tree,$(r)))
 
-# Files the module is built from; linked into build/<release>/ so that two
-# kernels can be built side by side from one checkout.
+# Files the module is built from, the one list of them: linked into
+# build/<release>/ so that two kernels can be built side by side from one
+# checkout; a directory stands for every file in it. The scripts that
+# check, copy or expect them (scripts/checkpatch, scripts/style,
+# scripts/dkms-install, tests/host/build.sh and deb.sh) read it: `make -s
+# print-module-srcs`, or file by file `make -s print-module-files`.
 MODULE_SRCS := Kbuild sch_htbx.c sch_htbx_main.c htbx_core.c htbx_core.h psched_clock.h \
 	       compat include
+MODULE_FILES = $(sort $(foreach f,$(MODULE_SRCS),$(if $(wildcard $(f)/.),$(shell find $(f) -type f),$(f))))
 
 .PHONY: all lines setup module line-modules headers tc tools check unit style demo install \
 	install-module install-tc fuzz-long deb dkms-install dkms-uninstall clean distclean \
-	kernels built-kernels built-modules help
+	kernels built-kernels built-modules help print-module-srcs print-module-files
 
 # The plugin and the tools first: they need no kernel headers.
 all: tc tools
@@ -215,6 +220,12 @@ clean:
 
 distclean: clean
 	$(Q)rm -rf $(HTBX_CACHE)
+
+print-module-srcs:
+	@echo $(MODULE_SRCS)
+
+print-module-files:
+	@echo $(MODULE_FILES)
 
 help:
 	@sed -n '3,/^# Quiet/p' Makefile | sed 's/^# \{0,1\}//'

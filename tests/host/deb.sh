@@ -73,9 +73,9 @@ contents() { dpkg-deb -c "$1" | awk '{ print $6 }' | sed 's|^\./|/|'; }
 contents "$dkms_deb" >"$tmp/dkms.list"
 contents "$tc_deb" >"$tmp/tc.list"
 src=/usr/src/sch_htbx-$ver
-want_dkms="$src/dkms.conf $src/Kbuild $src/sch_htbx.c $src/sch_htbx_main.c $src/htbx_core.c
-	$src/htbx_core.h $src/psched_clock.h $src/compat/compat.h $src/compat/Kbuild.include
-	$src/include/uapi/linux/pkt_sched_htbx.h"
+# dkms.conf and the files the module is built from (the Makefile's list)
+want_dkms="$src/dkms.conf $(make -s --no-print-directory print-module-files |
+	tr ' ' '\n' | sed "s|^|$src/|")"
 miss=
 for f in $want_dkms; do grep -qx "$f" "$tmp/dkms.list" || miss="$miss $f"; done
 if [ -z "$miss" ] && ! grep -q 'q_htbx\|/man/' "$tmp/dkms.list"; then
