@@ -4,6 +4,7 @@
  * and which of them may re-enter it.
  */
 #include "htbx_core.h"
+#include "htbx_hooks.h"	/* the build's own: see "Hooks" in htbx_core.h */
 
 
 /*
@@ -681,12 +682,15 @@ static struct htbx_ring *htbx_leaf_ring(struct htbx_core *q,
 	return NULL;
 }
 
-/*
- * Out of line: a packet for a leaf that is active already (backlogged, or
- * emptied by the last dequeue) costs htbx_core_activate two tests.
+/**
+ * htbx_activate_leaf - leaf @cl has packets and is not active yet
+ * @q: the scheduler
+ * @cl: the leaf
+ *
+ * The out-of-line part of htbx_core_activate (htbx_core.h), which tests
+ * whether @cl is active already.
  */
-static noinline void htbx_activate_leaf(struct htbx_core *q,
-					struct htbx_cls *cl)
+void htbx_activate_leaf(struct htbx_core *q, struct htbx_cls *cl)
 {
 	struct htbx_cls *w = q->lazy;
 	u32 prio = cl->cfg.prio;
@@ -727,18 +731,6 @@ static noinline void htbx_activate_leaf(struct htbx_core *q,
 	/* after cl joined, so that a parent they share stays where it is */
 	if (w)
 		htbx_core_deactivate(q, w);
-}
-
-/**
- * htbx_core_activate - leaf @cl has packets (idempotent)
- * @q: the scheduler
- * @cl: the leaf
- */
-void htbx_core_activate(struct htbx_core *q, struct htbx_cls *cl)
-{
-	if (WARN_ON_ONCE(cl->level) || cl->prio_activity)
-		return;
-	htbx_activate_leaf(q, cl);
 }
 
 /**

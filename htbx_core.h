@@ -110,7 +110,7 @@ struct htbx_cls {
 	/*
 	 * Ordered by use. The first 160 bytes are what the charge reads and
 	 * writes for every packet at every level (with the glue's 32 bytes
-	 * in front of them, three cache lines: sch_htbx.c, struct
+	 * in front of them, three cache lines: sch_htbx.h, struct
 	 * htbx_part); the leaf's DRR and activity state follows.
 	 */
 	struct htbx_cfg		cfg;
@@ -173,8 +173,11 @@ struct htbx_core {
 };
 
 /*
- * Hooks: the includer (sch_htbx.c, tests/unit/harness.c) defines these;
- * the core calls them and nothing else outside itself.
+ * Hooks: the calls the core makes per packet, and nothing else outside
+ * itself. Each build defines them static inline in a header of its own,
+ * which htbx_core.c includes as "htbx_hooks.h" (so they inline into the
+ * core): the kernel's is include/htbx_hooks.h, the unit harness's
+ * tests/unit/htbx_hooks.h, each found through its build's -I.
  *
  * htbx_leaf_dequeue(cl)	take the head packet of leaf cl's queue, or
  *				NULL. The only hook that may re-enter the core,
@@ -201,14 +204,8 @@ struct htbx_core {
  *				per packet for the leaf and each ancestor.
  *				No re-entry.
  */
-void *htbx_leaf_dequeue(struct htbx_cls *cl);
-u32 htbx_leaf_qlen(const struct htbx_cls *cl);
-u32 htbx_pkt_len(const void *pkt);
-u32 htbx_pkt_segs(const void *pkt);
-void htbx_cls_sent(struct htbx_cls *cl, u32 len, u32 segs);
-
 /*
- * API (sch_htbx.c and the harness rely on these names):
+ * API (sch_htbx_main.c and the harness rely on these names):
  *
  *   htbx_core_init(q)			empty scheduler, zeroed counters
  *   htbx_cls_setup(cl, cfg)		apply a validated config to a class
@@ -266,7 +263,7 @@ void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
 bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl, u64 now);
 void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
 		      const struct htbx_cfg *cfg, u64 now);
-void htbx_core_activate(struct htbx_core *q, struct htbx_cls *cl);
+void htbx_activate_leaf(struct htbx_core *q, struct htbx_cls *cl);
 void htbx_core_deactivate(struct htbx_core *q, struct htbx_cls *cl);
 void *htbx_core_dequeue(struct htbx_core *q, u64 now);
 void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl, u64 now);
@@ -275,6 +272,23 @@ int htbx_core_mode(const struct htbx_cls *cl, u64 now, s64 *wait);
 void htbx_cls_xstats(const struct htbx_cls *cl, struct tc_htbx_xstats *xs);
 void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
 		      u64 now);
+
+/**
+ * htbx_core_activate - leaf @cl has packets (idempotent)
+ * @q: the scheduler
+ * @cl: the leaf
+ *
+ * Inline: a packet for a leaf that is active already (backlogged, or
+ * emptied by the last dequeue) costs the enqueue two tests, and the
+ * activation itself (htbx_activate_leaf) is out of line.
+ */
+static inline void htbx_core_activate(struct htbx_core *q,
+				      struct htbx_cls *cl)
+{
+	if (WARN_ON_ONCE(cl->level) || cl->prio_activity)
+		return;
+	htbx_activate_leaf(q, cl);
+}
 
 /* The event queue on its own, for tests/unit's heap test. */
 void htbx_pq_insert(struct htbx_core *q, struct htbx_cls *cl, u64 key);

@@ -1,10 +1,2402 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kbuild links a module from objects named other than the module itself,
- * so the qdisc, sch_htbx.c, is compiled under this name into sch_htbx.ko,
- * with the scheduling core (htbx_core.c, which the unit harness builds
- * with its own hooks) in the same unit: the hooks it calls per packet
- * (htbx_leaf_dequeue, htbx_pkt_len, htbx_cls_sent, ...) can be inlined.
+ * Hierarchical Token Bucket, done again
+ *
+ * htbx shapes like HTB: every class has a guaranteed rate and a ceiling,
+ * sends on its own tokens first, then borrows from the nearest ancestor
+ * that has tokens to spare, never beyond its ceil; lower prio is served
+ * first and classes of equal prio share by DRR with their quantum. Leaves
+ * hold a qdisc (pfifo by default), inner classes only schedule.
+ *
+ * The scheduling itself lives in htbx_core.c (built as it is into the
+ * userspace tests); this file is the kernel glue: netlink, classification, the leaf
+ * qdiscs, filters, statistics and the watchdog. What differs from HTB:
+ *
+ *  - Time is a 64-bit count of nanoseconds from ktime (psched_clock.h).
+ *    There is no tick counter, no psched ticks and no rate tables: the
+ *    transmission time of a packet is len * 1e9 / rate, computed exactly,
+ *    and the remainder of that division is carried to the next packet, so
+ *    rounding never accumulates. Nothing depends on CONFIG_HZ.
+ *  - Rates are 64-bit bytes per second end to end.
+ *  - The event loop's work per dequeue is bounded by a number of events
+ *    (HTBX_EVENT_BUDGET), not by elapsed ticks; classes waiting for tokens
+ *    sit in a pairing heap keyed by the ns when their mode changes, and the
+ *    active classes of a level and prio form DRR rings.
+ *  - The watchdog is the qdisc hrtimer, armed at the core's next event.
+ *  - .peek is qdisc_peek_dequeued: a packet is charged exactly once, when
+ *    the core dequeues it. A packet a parent peeked, or that the driver
+ *    pushed back (dev_requeue_skb), is never charged again.
+ *  - Every rejection carries an extack message naming the option and its
+ *    valid range; a rejected request changes nothing. What htb takes, htbx
+ *    takes, and where htb adjusts a value (prio above 7, r2q 0, ceil below
+ *    rate, ...) htbx does the same and says so in an extack warning
+ *    (htbx_report()). A netlink change applies only the attributes given
+ *    (tc sends them all, as tc-htb does); values left "auto" (ceil, burst,
+ *    cburst, quantum) are derived again from the new rate, ceil, mtu and
+ *    r2q.
+ *  - The default burst is time based: what the rate sends in 1 ms, but at
+ *    least two mtus (htbx_default_burst()).
+ *
+ * Locking: configuration runs under RTNL; everything that touches the
+ * scheduler runs under the qdisc tree lock.
  */
-#include "sch_htbx.c"
-#include "htbx_core.c"
+
+#include <linux/module.h>
+#include <linux/types.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/errno.h>
+#include <linux/skbuff.h>
+#include <linux/list.h>
+#include <linux/slab.h>
+#include <linux/math64.h>
+#include <linux/netdevice.h>
+#include <net/netlink.h>
+#include <net/sch_generic.h>
+#include <net/pkt_sched.h>
+#include <net/pkt_cls.h>
+#include <net/gen_stats.h>
+#include <uapi/linux/pkt_sched_htbx.h>
+
+#include <linux/workqueue.h>
+#include <linux/rtnetlink.h>
+
+#include "sch_htbx.h"
+
+/* mq: how often a change of a leaf is looked for (htbx_leaf_sync). */
+#define HTBX_LEAF_SYNC_MS	500
+
+/* The direct queue, as a classification result. */
+#define HTBX_DIRECT	((struct htbx_class *)-1L)
+
+/*
+ * mq mode: the leaf's own count of what it holds is the truth, and the
+ * queue's qdisc (t->sch, which qdisc_tree_reduce_backlog() does not reach:
+ * a leaf's parent is the htbx qdisc) follows it: p->qlen_seen and
+ * p->backlog_seen are the leaf's counts as the queue's qdisc has them,
+ * less what the caller counts out itself. Under the queue's lock; also
+ * takes in what the leaf dropped outside the data path (a change of its
+ * limit: htbx_leaf_change).
+ */
+static void htbx_mq_follow(struct htbx_part *p)
+{
+	struct Qdisc *sch = p->txq->sch, *leaf = p->leaf;
+
+	sch->q.qlen += leaf->q.qlen - p->qlen_seen;
+	sch->qstats.backlog += leaf->qstats.backlog - p->backlog_seen;
+	p->qlen_seen = leaf->q.qlen;
+	p->backlog_seen = leaf->qstats.backlog;
+}
+
+/*
+ * mq: what the leaf of @p dropped since the queue last followed it,
+ * counted as the queue's drops; the class leaves the rings if that
+ * emptied it. Under the queue's lock.
+ */
+static void htbx_mq_dropped(struct htbx_part *p)
+{
+	u32 drops = p->qlen_seen - p->leaf->q.qlen;
+
+	if (likely(!drops))
+		return;
+	htbx_mq_follow(p);
+	p->txq->sch->qstats.drops += drops;
+	if (!p->leaf->q.qlen)
+		htbx_core_deactivate(&p->txq->core, &p->cls);
+}
+
+/**
+ * htbx_mq_leaf_dequeue - htbx_leaf_dequeue() of a part on a TX queue
+ * @p: the part, which has a leaf
+ *
+ * A leaf that drops inside its ->dequeue reports it to the htbx qdisc,
+ * which cannot tell the queue: the drop is seen here instead, from the
+ * leaf's counts, and the queue's qdisc follows them. Under the queue's
+ * lock; may re-enter the core as the hook may (htbx_core.h).
+ *
+ * Return: the leaf's next packet, or NULL.
+ */
+void *htbx_mq_leaf_dequeue(struct htbx_part *p)
+{
+	struct Qdisc *leaf = p->leaf;
+	struct sk_buff *skb;
+
+	skb = qdisc_dequeue_peeked(leaf);
+	if (skb) {
+		/* the caller counts the packet itself out */
+		p->qlen_seen--;
+		p->backlog_seen -= qdisc_pkt_len(skb);
+	}
+	htbx_mq_dropped(p);
+	if (unlikely(!skb) && leaf->q.qlen)
+		qdisc_warn_nonwc("htbx", leaf);
+	return skb;
+}
+
+/* ---- attribute names and ranges for the error messages ---- */
+
+/*
+ * Every message about one attribute, as constant strings. Constant, not
+ * formatted: before 6.3 an extack can only point at a message, and
+ * netlink_ack() reads it after RTNL is dropped, so a text formatted into a
+ * shared buffer could be another request's by then.
+ */
+struct htbx_attr_text {
+	const char	*range;		/* value out of range */
+	const char	*len;		/* attribute of the wrong length */
+	const char	*obj;		/* given to the wrong object */
+	u8		size;		/* the right length */
+};
+
+static const struct htbx_attr_text htbx_attr_text[TCA_HTBX_MAX + 1] = {
+	[TCA_HTBX_PAD] = {
+		.range	= "invalid pad: not an option",
+		.len	= "invalid pad: attribute length must be 0 bytes",
+		.obj	= "pad is a qdisc option, not a class option",
+		.size	= 0,
+	},
+	[TCA_HTBX_DEFCLS] = {
+		.range	= "invalid default: u32, its low 16 bits the class minor",
+		.len	= "invalid default: attribute length must be 4 bytes",
+		.obj	= "default is a qdisc option, not a class option",
+		.size	= 4,
+	},
+	[TCA_HTBX_R2Q] = {
+		.range	= "invalid r2q: u32 (0 and 2^31 and more count as 1)",
+		.len	= "invalid r2q: attribute length must be 4 bytes",
+		.obj	= "r2q is a qdisc option, not a class option",
+		.size	= 4,
+	},
+	[TCA_HTBX_DIRECT_QLEN] = {
+		.range	= "invalid direct_qlen: u32 packets",
+		.len	= "invalid direct_qlen: attribute length must be 4 bytes",
+		.obj	= "direct_qlen is a qdisc option, not a class option",
+		.size	= 4,
+	},
+	[TCA_HTBX_OFFLOAD] = {
+		.range	= "invalid offload: not supported",
+		.len	= "invalid offload: attribute length must be 0 bytes",
+		.obj	= "offload is a qdisc option, not a class option",
+		.size	= 0,
+	},
+	[TCA_HTBX_DIRECT_PKTS] = {
+		.range	= "invalid direct_packets_stat: read-only",
+		.len	= "invalid direct_packets_stat: attribute length must be 8 bytes",
+		.obj	= "direct_packets_stat is a qdisc option, not a class option",
+		.size	= 8,
+	},
+	[TCA_HTBX_VERSION] = {
+		.range	= "invalid version: read-only",
+		.len	= "invalid version: attribute length must be 4 bytes",
+		.obj	= "version is a qdisc option, not a class option",
+		.size	= 4,
+	},
+	[TCA_HTBX_RATE] = {
+		.range	= "invalid rate: u64 bytes/s, at least 1 (above 10^12 counts as 10^12)",
+		.len	= "invalid rate: attribute length must be 8 bytes",
+		.obj	= "rate is a class option, not a qdisc option",
+		.size	= 8,
+	},
+	[TCA_HTBX_CEIL] = {
+		.range	= "invalid ceil: u64 bytes/s, 0 (rate) or more",
+		.len	= "invalid ceil: attribute length must be 8 bytes",
+		.obj	= "ceil is a class option, not a qdisc option",
+		.size	= 8,
+	},
+	[TCA_HTBX_BURST] = {
+		.range	= "invalid burst: u32 bytes, 0 (auto)..4294967295",
+		.len	= "invalid burst: attribute length must be 4 bytes",
+		.obj	= "burst is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_CBURST] = {
+		.range	= "invalid cburst: u32 bytes, 0 (auto)..4294967295",
+		.len	= "invalid cburst: attribute length must be 4 bytes",
+		.obj	= "cburst is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_PRIO] = {
+		.range	= "invalid prio: u32, 0..7 (more counts as 7)",
+		.len	= "invalid prio: attribute length must be 4 bytes",
+		.obj	= "prio is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_QUANTUM] = {
+		.range	= "invalid quantum: u32 bytes, 0 (rate/r2q)..4294967295",
+		.len	= "invalid quantum: attribute length must be 4 bytes",
+		.obj	= "quantum is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_MTU] = {
+		.range	= "invalid mtu: u32 bytes, 0 (1600) or more",
+		.len	= "invalid mtu: attribute length must be 4 bytes",
+		.obj	= "mtu is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_MPU] = {
+		.range	= "invalid mpu: u32 bytes, 0..65536",
+		.len	= "invalid mpu: attribute length must be 4 bytes",
+		.obj	= "mpu is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_OVERHEAD] = {
+		.range	= "invalid overhead: s32 bytes, -64..65535",
+		.len	= "invalid overhead: attribute length must be 4 bytes",
+		.obj	= "overhead is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_LINKLAYER] = {
+		.range	= "invalid linklayer: u8, 0 (ethernet) or 1 (atm)",
+		.len	= "invalid linklayer: attribute length must be 1 bytes",
+		.obj	= "linklayer is a class option, not a qdisc option",
+		.size	= 1,
+	},
+	[TCA_HTBX_LEVEL] = {
+		.range	= "invalid level: read-only",
+		.len	= "invalid level: attribute length must be 4 bytes",
+		.obj	= "level is a class option, not a qdisc option",
+		.size	= 4,
+	},
+	[TCA_HTBX_BUDGET_HITS] = {
+		.range	= "invalid budget_hits: read-only",
+		.len	= "invalid budget_hits: attribute length must be 8 bytes",
+		.obj	= "budget_hits is a qdisc option, not a class option",
+		.size	= 8,
+	},
+	[TCA_HTBX_MQ] = {
+		.range	= "invalid mq: a flag",
+		.len	= "invalid mq: attribute length must be 0 bytes",
+		.obj	= "mq is a qdisc option, not a class option",
+		.size	= 0,
+	},
+};
+
+/* An error about @attr with a message of static storage (no module prefix). */
+static void htbx_set_err(struct netlink_ext_ack *extack,
+			 const struct nlattr *attr, const char *msg)
+{
+	if (!extack)
+		return;
+	extack->_msg = msg;
+	extack->bad_attr = attr;
+	extack->policy = NULL;	/* as every kernel's NL_SET_ERR_MSG_ATTR */
+}
+
+/* @attr is an attribute of the other object: the qdisc's on a class or v.v. */
+static void htbx_err_wrong_obj(struct netlink_ext_ack *extack,
+			       const struct nlattr *attr)
+{
+	htbx_set_err(extack, attr, htbx_attr_text[nla_type(attr)].obj);
+}
+
+/*
+ * The ranges are tc-htb's: every value htb takes is taken, and the ones
+ * htb (or htbx) adjusts are adjusted in htbx_adjust_*() with a warning.
+ */
+static struct netlink_range_validation htbx_rate_range = {
+	.min = 1,
+	.max = U64_MAX,
+};
+
+static struct netlink_range_validation htbx_mpu_range = {
+	.max = HTBX_MAX_MPU,
+};
+
+static struct netlink_range_validation_signed htbx_overhead_range = {
+	.min = HTBX_MIN_OVERHEAD,
+	.max = HTBX_MAX_OVERHEAD_HTB,
+};
+
+/* TCA_HTBX_MAX must match the "known" range of htbx_parse's message */
+static_assert(TCA_HTBX_MAX == 20);
+
+static const struct nla_policy htbx_policy[TCA_HTBX_MAX + 1] = {
+	[TCA_HTBX_DEFCLS]	= { .type = NLA_U32 },
+	[TCA_HTBX_R2Q]		= { .type = NLA_U32 },
+	[TCA_HTBX_DIRECT_QLEN]	= { .type = NLA_U32 },
+	[TCA_HTBX_OFFLOAD]	= { .type = NLA_FLAG },
+	[TCA_HTBX_DIRECT_PKTS]	= { .type = NLA_REJECT,
+				    .reject_message = "direct_packets_stat is read-only" },
+	[TCA_HTBX_VERSION]	= { .type = NLA_REJECT,
+				    .reject_message = "version is read-only" },
+	[TCA_HTBX_RATE]		= NLA_POLICY_FULL_RANGE(NLA_U64, &htbx_rate_range),
+	[TCA_HTBX_CEIL]		= { .type = NLA_U64 },
+	[TCA_HTBX_BURST]	= { .type = NLA_U32 },
+	[TCA_HTBX_CBURST]	= { .type = NLA_U32 },
+	[TCA_HTBX_PRIO]		= { .type = NLA_U32 },
+	[TCA_HTBX_QUANTUM]	= { .type = NLA_U32 },
+	[TCA_HTBX_MTU]		= { .type = NLA_U32 },
+	[TCA_HTBX_MPU]		= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_mpu_range),
+	[TCA_HTBX_OVERHEAD]	= NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32,
+							       &htbx_overhead_range),
+	[TCA_HTBX_LINKLAYER]	= NLA_POLICY_MAX(NLA_U8, HTBX_LINKLAYER_MAX),
+	[TCA_HTBX_LEVEL]	= { .type = NLA_REJECT,
+				    .reject_message = "level is read-only" },
+	[TCA_HTBX_MQ]		= { .type = NLA_FLAG },
+	[TCA_HTBX_BUDGET_HITS]	= { .type = NLA_REJECT,
+				    .reject_message = "budget_hits is read-only" },
+};
+
+/**
+ * htbx_parse - strictly parse htbx options against htbx_policy
+ * @opt: the TCA_OPTIONS attribute
+ * @tb: result
+ * @extack: on failure, names the attribute and its valid range
+ *
+ * Strict: unknown attributes, trailing bytes and wrong lengths are errors.
+ * The nest flag is not required (older tc does not set it).
+ *
+ * Return: 0, or a negative errno with @extack set.
+ */
+static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
+		      struct netlink_ext_ack *extack)
+{
+	const struct nlattr *bad;
+	int err, type;
+
+	err = __nla_parse(tb, TCA_HTBX_MAX, nla_data(opt), nla_len(opt),
+			  htbx_policy, NL_VALIDATE_STRICT, extack);
+	if (!err || !extack)
+		return err;
+
+	/* Replace the generic policy message by one that names the option. */
+	bad = extack->bad_attr;
+	if (!bad || (const void *)bad < nla_data(opt) ||
+	    (const void *)bad >= nla_data(opt) + nla_len(opt)) {
+		NL_SET_ERR_MSG_MOD(extack, "malformed or truncated htbx options");
+		return err;
+	}
+	type = nla_type(bad);
+	if (type < TCA_HTBX_PAD || type > TCA_HTBX_MAX)
+		htbx_set_err(extack, bad, "unknown htbx attribute (known: 2..20)");
+	else if (nla_len(bad) != htbx_attr_text[type].size &&
+		 htbx_policy[type].type != NLA_REJECT &&
+		 htbx_policy[type].type != NLA_UNSPEC)
+		htbx_set_err(extack, bad, htbx_attr_text[type].len);
+	else
+		htbx_set_err(extack, bad, htbx_attr_text[type].range);
+	return err;
+}
+
+/* ---- classification ---- */
+
+static struct htbx_class *htbx_find(u32 handle, struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct Qdisc_class_common *clc;
+
+	clc = qdisc_class_find(&q->clhash, handle);
+	return clc ? container_of(clc, struct htbx_class, common) : NULL;
+}
+
+static unsigned long htbx_search(struct Qdisc *sch, u32 handle)
+{
+	return (unsigned long)htbx_find(handle, sch);
+}
+
+/* The class id the default names. */
+static u32 htbx_defcls_id(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	return TC_H_MAKE(TC_H_MAJ(sch->handle), q->defcls);
+}
+
+/**
+ * htbx_classify - find the leaf class of @skb
+ * @skb: the packet
+ * @sch: the htbx qdisc
+ * @qerr: where the verdict goes when an action took the packet
+ *
+ * skb->priority naming the qdisc selects the direct queue, naming a leaf
+ * selects it, naming an inner class starts at that class's filters.
+ * Otherwise the filters run from the qdisc down: a result naming an inner
+ * class continues with that class's filters, one naming the qdisc (X:0)
+ * selects the direct queue. Without a match the default class is used if
+ * it is a leaf, else the direct queue.
+ *
+ * Return: a leaf, HTBX_DIRECT, or NULL when an action consumed the packet
+ * (*qerr then holds the verdict for the caller).
+ */
+static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
+					int *qerr)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl;
+	struct tcf_result res;
+	struct tcf_proto *tcf;
+	int result, hops = 0;
+
+	if (skb->priority == sch->handle)
+		return HTBX_DIRECT;
+	/* only an id of this qdisc can name one of its classes */
+	cl = NULL;
+	if (!TC_H_MAJ(skb->priority ^ sch->handle))
+		cl = htbx_find(skb->priority, sch);
+	if (cl) {
+		if (htbx_is_leaf(cl))
+			return cl;
+		tcf = rcu_dereference_bh(cl->filter_list);
+	} else {
+		tcf = rcu_dereference_bh(q->filter_list);
+	}
+
+	*qerr = NET_XMIT_SUCCESS | __NET_XMIT_BYPASS;
+	while (tcf && (result = tcf_classify(skb, NULL, tcf, &res, false)) >= 0) {
+#ifdef CONFIG_NET_CLS_ACT
+		switch (result) {
+		case TC_ACT_QUEUED:
+		case TC_ACT_STOLEN:
+		case TC_ACT_TRAP:
+			*qerr = NET_XMIT_SUCCESS | __NET_XMIT_STOLEN;
+			fallthrough;
+		case TC_ACT_SHOT:
+			return NULL;
+		}
+#endif
+		cl = (struct htbx_class *)res.class;
+		if (!cl) {
+			if (res.classid == sch->handle)
+				return HTBX_DIRECT;
+			cl = htbx_find(res.classid, sch);
+			if (!cl)
+				break;
+		}
+		if (htbx_is_leaf(cl))
+			return cl;
+		/* Filters that send inner classes to each other: give up. */
+		if (++hops > 2 * HTBX_MAXDEPTH)
+			break;
+		tcf = rcu_dereference_bh(cl->filter_list);
+	}
+
+	/* the default class, kept by every change that may move it */
+	cl = q->defcl;
+	if (!cl || !htbx_is_leaf(cl))
+		return HTBX_DIRECT;
+	return cl;
+}
+
+/* ---- data path ---- */
+
+/* The leaf of @p refused a packet with @ret: count a drop if it was one. */
+static int htbx_enqueue_refused(struct Qdisc *sch, struct htbx_part *p,
+				int ret)
+{
+	if (net_xmit_drop_count(ret)) {
+		qdisc_qstats_drop(sch);
+		p->drops++;
+	}
+	return ret;
+}
+
+/*
+ * mq: enqueue @skb on @p, the part of its class on queue @t. A leaf that
+ * drops others to take this one (fq_codel, sfq, ...) reports it to the
+ * htbx qdisc, not to @sch: the queue's qdisc follows the leaf (this
+ * packet included) instead. Out of line: the single-queue path tests for
+ * it once.
+ */
+static noinline int htbx_mq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+				    struct htbx_txq *t, struct htbx_part *p,
+				    struct sk_buff **to_free)
+{
+	u32 qlen0 = p->qlen_seen;
+	s32 drops;
+	int ret;
+
+	ret = qdisc_enqueue(skb, p->leaf, to_free);
+	htbx_mq_follow(p);
+	/* queued packets it dropped (the new one is counted below) */
+	drops = (ret == NET_XMIT_SUCCESS) - (s32)(p->leaf->q.qlen - qlen0);
+	if (unlikely(drops > 0))
+		sch->qstats.drops += drops;
+	if (!p->leaf->q.qlen)
+		htbx_core_deactivate(&t->core, &p->cls);
+	if (unlikely(ret != NET_XMIT_SUCCESS))
+		return htbx_enqueue_refused(sch, p, ret);
+	if (p->leaf->q.qlen)
+		htbx_core_activate(&t->core, &p->cls);
+	return NET_XMIT_SUCCESS;
+}
+
+/*
+ * Enqueue on @t, the scheduler of @sch: the htbx qdisc itself, or in mq
+ * mode the qdisc of one TX queue (classes and filters are t->root's).
+ */
+static int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			    struct htbx_txq *t, struct sk_buff **to_free)
+{
+	struct htbx_sched *q = qdisc_priv(t->root);
+	unsigned int len = qdisc_pkt_len(skb);
+	int ret = NET_XMIT_SUCCESS;
+	struct htbx_class *cl;
+	struct htbx_part *p;
+
+	cl = htbx_classify(skb, t->root, &ret);
+	if (!cl) {
+		if (ret & __NET_XMIT_BYPASS)
+			qdisc_qstats_drop(sch);
+		__qdisc_drop(skb, to_free);
+		return ret;
+	}
+	if (cl == HTBX_DIRECT) {
+		if (t->direct_queue.qlen >= q->direct_qlen)
+			return qdisc_drop(skb, sch, to_free);
+		__qdisc_enqueue_tail(skb, &t->direct_queue);
+		/* read by htbx_dump() without the qdisc lock */
+		WRITE_ONCE(t->direct_pkts, t->direct_pkts + 1);
+		goto out;
+	}
+
+	p = htbx_part(cl, t->idx);
+	if (unlikely(p->txq))
+		return htbx_mq_enqueue(skb, sch, t, p, to_free);
+	ret = qdisc_enqueue(skb, p->leaf, to_free);
+	if (unlikely(ret != NET_XMIT_SUCCESS))
+		return htbx_enqueue_refused(sch, p, ret);
+	htbx_core_activate(&t->core, &p->cls);
+out:
+	sch->qstats.backlog += len;
+	sch->q.qlen++;
+	return NET_XMIT_SUCCESS;
+}
+
+static struct sk_buff *htbx_txq_dequeue(struct Qdisc *sch, struct htbx_txq *t)
+{
+	struct sk_buff *skb;
+	u64 now;
+
+	/* The direct queue is not shaped and goes first, as in HTB. */
+	skb = __qdisc_dequeue_head(&t->direct_queue);
+	if (skb)
+		goto out;
+	if (!sch->q.qlen)
+		return NULL;
+
+	now = htbx_clock_ns();
+	skb = htbx_core_dequeue(&t->core, now);
+	if (skb)
+		goto out;
+
+	if (likely(t->core.next_event > now))
+		qdisc_watchdog_schedule_ns(&t->watchdog, t->core.next_event);
+	else if (t->core.next_event)
+		/*
+		 * The event budget ran out with events still due: leave
+		 * softirq and let process context kick the queue, as htb
+		 * does, instead of re-arming the timer at "now".
+		 */
+		schedule_work(&t->work);
+	return NULL;
+
+out:
+	qdisc_bstats_update(sch, skb);
+	qdisc_qstats_backlog_dec(sch, skb);
+	sch->q.qlen--;
+	return skb;
+}
+
+/* Every class's part on @t back to rest; their packets dropped. */
+static void htbx_txq_reset(struct htbx_txq *t)
+{
+	u64 now = htbx_clock_ns();
+	struct htbx_class *cl;
+	struct htbx_sched *q;
+	struct htbx_part *p;
+	unsigned int i;
+
+	if (t->root) {
+		q = qdisc_priv(t->root);
+		for (i = 0; i < q->clhash.hashsize; i++) {
+			hlist_for_each_entry(cl, &q->clhash.hash[i],
+					     common.hnode) {
+				p = htbx_part(cl, t->idx);
+				if (p->leaf)
+					qdisc_reset(p->leaf);
+				p->qlen_seen = 0;	/* so is the queue's */
+				p->backlog_seen = 0;
+				htbx_core_reset_cls(&t->core, &p->cls, now);
+			}
+		}
+	}
+	htbx_core_reset(&t->core);
+	qdisc_watchdog_cancel(&t->watchdog);
+	__qdisc_reset_queue(&t->direct_queue);
+}
+
+static int htbx_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			struct sk_buff **to_free)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	if (unlikely(q->mq)) {
+		/* never: the TX queues hold their own qdiscs */
+		__qdisc_drop(skb, to_free);
+		return NET_XMIT_DROP;
+	}
+	return htbx_txq_enqueue(skb, sch, &q->txq, to_free);
+}
+
+static struct sk_buff *htbx_dequeue(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	if (unlikely(q->mq))
+		return NULL;
+	return htbx_txq_dequeue(sch, &q->txq);
+}
+
+/* In mq mode the queues' qdiscs reset themselves (dev_deactivate). */
+static void htbx_reset(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	if (!q->mq)
+		htbx_txq_reset(&q->txq);
+}
+
+/*
+ * mq: the length of @skb by the size table of the htbx qdisc. The stack
+ * sized the packet with the queue's own qdisc, which has none, and sizes
+ * it by the table of a root qdisc only, so a table given to the htbx
+ * qdisc (SQM's linklayer and overhead) is applied here, on every queue,
+ * as the stack applies a root's: the packet plus the overhead, looked up
+ * in cells of 2^cell_log bytes (a table that is too short extends itself
+ * by whole copies of its last entry), in units of 2^size_log bytes.
+ */
+static void htbx_stab_size(struct sk_buff *skb,
+			   const struct qdisc_size_table *stab)
+{
+	const struct tc_sizespec *spec = &stab->szopts;
+	int len = skb->len + spec->overhead;
+	int cell;
+
+	if (spec->tsize) {
+		cell = max(len + spec->cell_align, 0) >> spec->cell_log;
+		if (cell < spec->tsize)
+			len = stab->data[cell];
+		else
+			len = stab->data[spec->tsize - 1] *
+			      (cell / spec->tsize) +
+			      stab->data[cell % spec->tsize];
+		len <<= spec->size_log;
+	}
+	qdisc_skb_cb(skb)->pkt_len = max(len, 1);
+}
+
+static int htbx_shard_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			      struct sk_buff **to_free)
+{
+	struct htbx_txq *t = qdisc_priv(sch);
+	struct qdisc_size_table *stab;
+
+	if (unlikely(!t->root)) {
+		__qdisc_drop(skb, to_free);
+		return NET_XMIT_DROP;
+	}
+	stab = rcu_dereference_bh(t->root->stab);
+	if (stab)
+		htbx_stab_size(skb, stab);
+	return htbx_txq_enqueue(skb, sch, t, to_free);
+}
+
+static struct sk_buff *htbx_shard_dequeue(struct Qdisc *sch)
+{
+	return htbx_txq_dequeue(sch, qdisc_priv(sch));
+}
+
+static void htbx_shard_reset(struct Qdisc *sch)
+{
+	htbx_txq_reset(qdisc_priv(sch));
+}
+
+/* ---- locking: one qdisc lock, or in mq mode every queue's ---- */
+
+/*
+ * Configuration changes the classes every queue's data path reads: in mq
+ * mode it takes the lock of every queue's qdisc, under the htbx qdisc's
+ * own (idle) lock, which tells lockdep that nesting them is ordered.
+ */
+static void htbx_lock(struct Qdisc *sch)
+	__acquires(qdisc_lock(sch))
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	unsigned int i;
+
+	if (!q->mq) {
+		sch_tree_lock(sch);
+		return;
+	}
+	spin_lock_bh(qdisc_lock(sch));
+	/* sparse counts one context: the queues' locks net out here */
+	for (i = 0; i < q->nq; i++) {
+		spin_lock_nest_lock(qdisc_lock(q->shards[i]), qdisc_lock(sch));
+		__release(qdisc_lock(q->shards[i]));
+	}
+}
+
+static void htbx_unlock(struct Qdisc *sch)
+	__releases(qdisc_lock(sch))
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	unsigned int i;
+
+	if (!q->mq) {
+		sch_tree_unlock(sch);
+		return;
+	}
+	for (i = q->nq; i-- > 0;) {
+		__acquire(qdisc_lock(q->shards[i]));
+		spin_unlock(qdisc_lock(q->shards[i]));
+	}
+	spin_unlock_bh(qdisc_lock(sch));
+}
+
+/* Parts per class. */
+static unsigned int htbx_nq(const struct htbx_sched *q)
+{
+	return q->mq ? q->nq : 1;
+}
+
+/* Where part @i's leaf queue lives. */
+static struct netdev_queue *htbx_leaf_queue(struct Qdisc *sch, unsigned int i)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	return q->mq ? netdev_get_tx_queue(qdisc_dev(sch), i) : sch->dev_queue;
+}
+
+/*
+ * Drop what part @i of @cl holds (under htbx_lock) and take it out of its
+ * queue's rings. Without mq, qdisc_purge_queue() reports the drop up the
+ * tree; in mq mode the queue's qdisc is not up the tree and follows here.
+ */
+static void htbx_purge_part(struct htbx_sched *q, struct htbx_class *cl,
+			    unsigned int i)
+{
+	struct htbx_part *p = htbx_part(cl, i);
+	struct htbx_txq *t = htbx_txq_at(q, i);
+	u32 qlen0;
+
+	if (p->leaf) {
+		if (p->txq) {
+			qlen0 = p->qlen_seen;
+			qdisc_reset(p->leaf);
+			htbx_mq_follow(p);
+			t->sch->qstats.drops += qlen0;
+		} else {
+			qdisc_purge_queue(p->leaf);
+		}
+	}
+	htbx_core_deactivate(&t->core, &p->cls);
+}
+
+/* ---- class configuration ---- */
+
+static int htbx_depth(const struct htbx_class *cl)
+{
+	int depth = 0;
+
+	for (; cl; cl = cl->parent)
+		depth++;
+	return depth;
+}
+
+/*
+ * What htbx takes as htb takes it and then adjusts: the request succeeds,
+ * and an extack warning (a message on success) says what was adjusted.
+ */
+enum htbx_adj {
+	HTBX_ADJ_PRIO,		/* prio above 7 counts as 7 (htb) */
+	HTBX_ADJ_RATE,		/* rate above HTBX_MAX_RATE counts as it */
+	HTBX_ADJ_CEIL,		/* ceil above HTBX_MAX_RATE counts as it */
+	HTBX_ADJ_CEIL_LOW,	/* ceil below rate: held to ceil (htb) */
+	HTBX_ADJ_MTU,		/* mtu above HTBX_MAX_MTU counts as it */
+	HTBX_ADJ_INNER,		/* an inner class keeps prio, quantum (htb) */
+	HTBX_ADJ_QUANTUM,	/* derived quantum clamped (htb) */
+	HTBX_ADJ_R2Q,		/* r2q 0 or >= 2^31 counts as 1 (htb's int) */
+	HTBX_ADJ_DEFCLS,	/* default above 0xffff: low 16 bits (htb) */
+	HTBX_ADJ_NUM
+};
+
+/* What a warning names: the values as given and as used. */
+struct htbx_adj_info {
+	u32	classid;
+	u32	prio;		/* as given */
+	u64	rate, ceil;	/* as used, bytes/s */
+	u32	quantum;	/* as used */
+	u64	rate_quantum;	/* rate / r2q */
+	u32	defcls;
+	u32	r2q;		/* as given */
+};
+
+/* Short forms, for a request that needed several adjustments. */
+static const char *const htbx_adj_tag[HTBX_ADJ_NUM] = {
+	[HTBX_ADJ_PRIO]		= "prio 7",
+	[HTBX_ADJ_RATE]		= "rate 8Tbit",
+	[HTBX_ADJ_CEIL]		= "ceil 8Tbit",
+	[HTBX_ADJ_CEIL_LOW]	= "held to ceil < rate",
+	[HTBX_ADJ_MTU]		= "mtu 1048576",
+	[HTBX_ADJ_INNER]	= "inner class keeps prio/quantum",
+	[HTBX_ADJ_QUANTUM]	= "quantum clamped",
+	[HTBX_ADJ_R2Q]		= "r2q 1",
+	[HTBX_ADJ_DEFCLS]	= "default: low 16 bits",
+};
+
+/**
+ * htbx_report - the extack warning for the adjustments in @adj
+ * @extack: where the warning goes
+ * @adj: a bit per adjustment made to the request
+ * @w: the values the messages name
+ *
+ * One adjustment gets its own message, with the values where the kernel
+ * can format one (6.3+); several get their short forms, and before 6.3 the
+ * first one's message (an extack can only point at a constant there).
+ */
+static void htbx_report(struct netlink_ext_ack *extack, unsigned long adj,
+			const struct htbx_adj_info *w)
+{
+	/* NETLINK_MAX_FMTMSG_LEN (80) less the "sch_htbx: " prefix */
+	char buf[69];
+	bool one = hweight_long(adj) == 1;
+	int bit, n;
+
+	if (!adj)
+		return;
+	n = scnprintf(buf, sizeof(buf), "adjusted as htb:");
+	for_each_set_bit(bit, &adj, HTBX_ADJ_NUM)
+		n += scnprintf(buf + n, sizeof(buf) - n, "%s %s",
+			       n > 16 ? ";" : "", htbx_adj_tag[bit]);
+
+	switch (__ffs(adj)) {
+	case HTBX_ADJ_PRIO:
+		if (one)
+			htbx_err_fmt(extack, "prio above 7 counts as 7, as in htb",
+				     "prio %u counts as 7, as in htb", w->prio);
+		else
+			htbx_err_fmt(extack, "prio above 7 counts as 7, as in htb",
+				     "%s", buf);
+		break;
+	case HTBX_ADJ_RATE:
+		htbx_err_fmt(extack, "rate above 8Tbit counts as 8Tbit, the most htbx shapes",
+			     "%s", one ? "rate above 8Tbit counts as 8Tbit, the most htbx shapes" : buf);
+		break;
+	case HTBX_ADJ_CEIL:
+		htbx_err_fmt(extack, "ceil above 8Tbit counts as 8Tbit, the most htbx shapes",
+			     "%s", one ? "ceil above 8Tbit counts as 8Tbit, the most htbx shapes" : buf);
+		break;
+	case HTBX_ADJ_CEIL_LOW:
+		/* In bit/s, the unit users give rates in. */
+		if (one)
+			htbx_err_fmt(extack, "ceil is below rate: the class is held to ceil, as in htb",
+				     "ceil %llubit < rate %llubit: held to ceil, as in htb",
+				     w->ceil * 8, w->rate * 8);
+		else
+			htbx_err_fmt(extack, "ceil is below rate: the class is held to ceil, as in htb",
+				     "%s", buf);
+		break;
+	case HTBX_ADJ_MTU:
+		htbx_err_fmt(extack, "mtu above 1048576 counts as 1048576",
+			     "%s", one ? "mtu above 1048576 counts as 1048576" : buf);
+		break;
+	case HTBX_ADJ_INNER:
+		htbx_err_fmt(extack, "a class with children keeps its prio and quantum, as in htb",
+			     "%s", one ? "a class with children keeps its prio and quantum, as in htb" : buf);
+		break;
+	case HTBX_ADJ_QUANTUM:
+		/* At most 80 characters reach the user (NETLINK_MAX_FMTMSG_LEN). */
+		if (one)
+			htbx_err_fmt(extack, "quantum clamped to 1000..200000 (rate/r2q is out of it)",
+				     "quantum of %x:%x clamped to %u (rate/r2q = %llu)",
+				     TC_H_MAJ(w->classid) >> 16, TC_H_MIN(w->classid),
+				     w->quantum, w->rate_quantum);
+		else
+			htbx_err_fmt(extack, "quantum clamped to 1000..200000 (rate/r2q is out of it)",
+				     "%s", buf);
+		break;
+	case HTBX_ADJ_R2Q:
+		if (one)
+			htbx_err_fmt(extack, "r2q 0 (or 2^31 and more) counts as 1, as in htb",
+				     "r2q %u counts as 1, as in htb", w->r2q);
+		else
+			htbx_err_fmt(extack, "r2q 0 (or 2^31 and more) counts as 1, as in htb",
+				     "%s", buf);
+		break;
+	case HTBX_ADJ_DEFCLS:
+		if (one)
+			htbx_err_fmt(extack, "default above 0xffff: only its low 16 bits name a class, as in htb",
+				     "default %#x: only its low 16 bits name a class, as in htb",
+				     w->defcls);
+		else
+			htbx_err_fmt(extack, "default above 0xffff: only its low 16 bits name a class, as in htb",
+				     "%s", buf);
+		break;
+	}
+}
+
+/**
+ * htbx_derive - turn user parameters into a core configuration
+ * @p: the parameters, 0 meaning "auto" for ceil/burst/cburst/quantum/mtu
+ * @r2q: the qdisc's rate to quantum divisor
+ * @cfg: result
+ * @adj: HTBX_ADJ_CEIL_LOW, HTBX_ADJ_QUANTUM are added when they apply
+ *
+ * A ceil below the rate is kept, as htb keeps it: the class then sends at
+ * most its ceil (tests/unit "ceil below rate").
+ */
+static void htbx_derive(const struct htbx_params *p, u32 r2q,
+			struct htbx_cfg *cfg, unsigned long *adj)
+{
+	u64 quantum;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->rate = p->rate;
+	cfg->ceil = p->ceil ?: p->rate;
+	if (cfg->ceil < cfg->rate)
+		*adj |= BIT(HTBX_ADJ_CEIL_LOW);
+	cfg->mtu = p->mtu ?: HTBX_DEFAULT_MTU;
+	cfg->burst = p->burst ?: htbx_default_burst(cfg->rate, cfg->mtu);
+	cfg->cburst = p->cburst ?: htbx_default_burst(cfg->ceil, cfg->mtu);
+	cfg->prio = p->prio;
+	cfg->len.mpu = p->mpu;
+	cfg->len.overhead = p->overhead;
+	cfg->len.linklayer = p->linklayer;
+
+	if (p->quantum) {
+		cfg->quantum = p->quantum;
+	} else {
+		quantum = div_u64(cfg->rate, r2q);
+		if (quantum < HTBX_MIN_QUANTUM || quantum > HTBX_MAX_QUANTUM) {
+			quantum = clamp_t(u64, quantum, HTBX_MIN_QUANTUM,
+					  HTBX_MAX_QUANTUM);
+			*adj |= BIT(HTBX_ADJ_QUANTUM);
+		}
+		cfg->quantum = quantum;
+	}
+}
+
+/*
+ * Overwrite @p with the class attributes present in @tb (0 means auto),
+ * adjusting what htb adjusts and what is beyond htbx's range.
+ */
+static void htbx_params_apply(struct htbx_params *p, struct nlattr **tb,
+			      unsigned long *adj, struct htbx_adj_info *w)
+{
+	if (tb[TCA_HTBX_RATE]) {
+		p->rate = nla_get_u64(tb[TCA_HTBX_RATE]);
+		if (p->rate > HTBX_MAX_RATE) {
+			p->rate = HTBX_MAX_RATE;
+			*adj |= BIT(HTBX_ADJ_RATE);
+		}
+	}
+	if (tb[TCA_HTBX_CEIL]) {
+		p->ceil = nla_get_u64(tb[TCA_HTBX_CEIL]);
+		if (p->ceil > HTBX_MAX_RATE) {
+			p->ceil = HTBX_MAX_RATE;
+			*adj |= BIT(HTBX_ADJ_CEIL);
+		}
+	}
+	if (tb[TCA_HTBX_BURST])
+		p->burst = nla_get_u32(tb[TCA_HTBX_BURST]);
+	if (tb[TCA_HTBX_CBURST])
+		p->cburst = nla_get_u32(tb[TCA_HTBX_CBURST]);
+	if (tb[TCA_HTBX_PRIO]) {
+		p->prio = nla_get_u32(tb[TCA_HTBX_PRIO]);
+		w->prio = p->prio;
+		if (p->prio > HTBX_MAX_PRIO) {
+			p->prio = HTBX_MAX_PRIO;
+			*adj |= BIT(HTBX_ADJ_PRIO);
+		}
+	}
+	if (tb[TCA_HTBX_QUANTUM])
+		p->quantum = nla_get_u32(tb[TCA_HTBX_QUANTUM]);
+	if (tb[TCA_HTBX_MTU]) {
+		p->mtu = nla_get_u32(tb[TCA_HTBX_MTU]);
+		if (p->mtu > HTBX_MAX_MTU) {
+			p->mtu = HTBX_MAX_MTU;
+			*adj |= BIT(HTBX_ADJ_MTU);
+		}
+	}
+	if (tb[TCA_HTBX_MPU])
+		p->mpu = nla_get_u32(tb[TCA_HTBX_MPU]);
+	if (tb[TCA_HTBX_OVERHEAD])
+		p->overhead = nla_get_s32(tb[TCA_HTBX_OVERHEAD]);
+	if (tb[TCA_HTBX_LINKLAYER])
+		p->linklayer = nla_get_u8(tb[TCA_HTBX_LINKLAYER]);
+}
+
+/* The values a warning about class @classid names. */
+static void htbx_adj_info_cfg(struct htbx_adj_info *w, u32 classid,
+			      const struct htbx_cfg *cfg, u32 r2q)
+{
+	w->classid = classid;
+	w->rate = cfg->rate;
+	w->ceil = cfg->ceil;
+	w->quantum = cfg->quantum;
+	w->rate_quantum = div_u64(cfg->rate, r2q);
+}
+
+static void htbx_leaf_put(struct Qdisc *leaf);
+
+static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	unsigned int i;
+
+	for (i = 0; i < htbx_nq(q); i++)
+		if (htbx_part(cl, i)->leaf)
+			htbx_leaf_put(htbx_part(cl, i)->leaf);
+	gen_kill_estimator(&cl->rate_est);
+	tcf_block_put(cl->block);
+	free_percpu(cl->cpu_bstats);
+	kfree(cl->leaf_opt);
+	kfree(cl->bucket);
+	kfree(cl->mqp);
+	kfree(cl);
+}
+
+/* A pfifo leaf for part @i of class @classid. */
+static struct Qdisc *htbx_new_leaf(struct Qdisc *sch, unsigned int i,
+				   u32 classid, struct netlink_ext_ack *extack)
+{
+	return qdisc_create_dflt(htbx_leaf_queue(sch, i), &pfifo_qdisc_ops,
+				 classid, extack);
+}
+
+/* Free @n leaves of @leaves (some may be NULL) and the array. */
+static void htbx_put_leaves(struct Qdisc **leaves, unsigned int n)
+{
+	unsigned int i;
+
+	if (!leaves)
+		return;
+	for (i = 0; i < n; i++)
+		if (leaves[i])
+			htbx_leaf_put(leaves[i]);
+	kfree(leaves);
+}
+
+/* A pfifo leaf for every part of class @classid, or NULL. */
+static struct Qdisc **htbx_new_leaves(struct Qdisc *sch, u32 classid,
+				      struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct Qdisc **leaves;
+	unsigned int i;
+
+	leaves = kcalloc(htbx_nq(q), sizeof(*leaves), GFP_KERNEL_ACCOUNT);
+	if (!leaves)
+		return NULL;
+	for (i = 0; i < htbx_nq(q); i++) {
+		leaves[i] = htbx_new_leaf(sch, i, classid, extack);
+		if (!leaves[i]) {
+			htbx_put_leaves(leaves, i);
+			return NULL;
+		}
+	}
+	return leaves;
+}
+
+/* Class options: parsed, and none of the qdisc's. */
+static int htbx_class_opts(struct nlattr *opt, struct nlattr **tb,
+			   bool create, struct netlink_ext_ack *extack)
+{
+	int err, i;
+
+	if (!opt) {
+		if (create)
+			NL_SET_ERR_MSG_MOD(extack, "no htbx class options: rate is required");
+		else
+			NL_SET_ERR_MSG_MOD(extack, "no htbx class options: nothing to change");
+		return -EINVAL;
+	}
+	err = htbx_parse(opt, tb, extack);
+	if (err < 0)
+		return err;
+	for (i = TCA_HTBX_DEFCLS; i <= TCA_HTBX_VERSION; i++) {
+		if (tb[i]) {
+			htbx_err_wrong_obj(extack, tb[i]);
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_HTBX_MQ]) {
+		htbx_err_wrong_obj(extack, tb[TCA_HTBX_MQ]);
+		return -EINVAL;
+	}
+	if (create && !tb[TCA_HTBX_RATE]) {
+		NL_SET_ERR_MSG_MOD(extack, "rate is required: u64 bytes/s, 1..1000000000000");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Where a new class goes: its id is free-form within the qdisc's major. */
+static int htbx_class_place(struct Qdisc *sch, u32 classid, u32 parentid,
+			    struct htbx_class **parentp,
+			    struct netlink_ext_ack *extack)
+{
+	struct htbx_class *parent = NULL;
+
+	if (!TC_H_MIN(classid) || TC_H_MAJ(classid) != TC_H_MAJ(sch->handle)) {
+		htbx_err_fmt(extack,
+			     "invalid classid: major must be the qdisc's, minor 1..ffff",
+			     "invalid classid %x:%x: must be %x:1..%x:ffff",
+			     TC_H_MAJ(classid) >> 16, TC_H_MIN(classid),
+			     TC_H_MAJ(sch->handle) >> 16,
+			     TC_H_MAJ(sch->handle) >> 16);
+		return -EINVAL;
+	}
+	if (parentid != TC_H_ROOT && parentid != sch->handle) {
+		if (TC_H_MAJ(parentid) != TC_H_MAJ(sch->handle)) {
+			htbx_err_fmt(extack, "parent belongs to another qdisc",
+				     "parent %x:%x belongs to another qdisc (this is %x:)",
+				     TC_H_MAJ(parentid) >> 16,
+				     TC_H_MIN(parentid),
+				     TC_H_MAJ(sch->handle) >> 16);
+			return -EINVAL;
+		}
+		parent = htbx_find(parentid, sch);
+		if (!parent) {
+			htbx_err_fmt(extack, "parent class does not exist",
+				     "parent class %x:%x does not exist",
+				     TC_H_MAJ(parentid) >> 16,
+				     TC_H_MIN(parentid));
+			return -ENOENT;
+		}
+	}
+	if (htbx_depth(parent) + 1 > HTBX_MAXDEPTH) {
+		NL_SET_ERR_MSG_MOD(extack, "tree is too deep: at most 8 levels");
+		return -EINVAL;
+	}
+	*parentp = parent;
+	return 0;
+}
+
+/*
+ * Change: absent attributes keep their value (tc sends them all, see the
+ * UAPI header). A class with children keeps its prio and quantum, as htb
+ * does (it sets them for leaves only): they apply when it is a leaf again.
+ */
+static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
+			     struct nlattr **tb, struct nlattr *rate_est,
+			     struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_params params = cl->params;
+	struct htbx_adj_info w = {};
+	unsigned long adj = 0;
+	struct htbx_cfg cfg;
+	unsigned int i;
+	u64 now;
+	int err;
+
+	/* parse -> derive: nothing is changed before both succeeded */
+	htbx_params_apply(&params, tb, &adj, &w);
+	if (!htbx_is_leaf(cl)) {
+		adj &= ~BIT(HTBX_ADJ_PRIO);
+		if (params.prio != cl->params.prio ||
+		    params.quantum != cl->params.quantum)
+			adj |= BIT(HTBX_ADJ_INNER);
+		params.prio = cl->params.prio;
+		params.quantum = cl->params.quantum;
+	}
+	htbx_derive(&params, q->r2q, &cfg, &adj);
+	if (!htbx_is_leaf(cl)) {
+		/* the quantum in use stays, derived or not */
+		cfg.quantum = cl->p.cls.cfg.quantum;
+		adj &= ~BIT(HTBX_ADJ_QUANTUM);
+	}
+	if (rate_est) {
+		err = gen_replace_estimator(&cl->p.bstats, cl->cpu_bstats,
+					    &cl->rate_est,
+					    NULL, htbx_stats_running(sch),
+					    rate_est);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
+			return err;
+		}
+	}
+
+	/* apply */
+	htbx_lock(sch);
+	cl->params = params;
+	now = htbx_clock_ns();
+	for (i = 0; i < htbx_nq(q); i++)
+		htbx_core_change(&htbx_txq_at(q, i)->core,
+				 &htbx_part(cl, i)->cls, &cfg, now);
+	htbx_unlock(sch);
+	htbx_adj_info_cfg(&w, cl->common.classid, &cfg, q->r2q);
+	htbx_report(extack, adj, &w);
+	return 0;
+}
+
+static void htbx_class_hash_grow(struct Qdisc *sch);
+
+/* Create: check everything, allocate, then take the lock and link. */
+static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
+			     struct nlattr **tb, struct nlattr *rate_est,
+			     unsigned long *arg, struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct Qdisc **leaves, **old_leaves = NULL;
+	struct htbx_class *cl, *parent;
+	struct htbx_adj_info w = {};
+	struct htbx_params params;
+	unsigned long adj = 0;
+	struct htbx_txq *t;
+	struct htbx_part *p;
+	struct htbx_cfg cfg;
+	unsigned int i;
+	u64 now;
+	int err;
+
+	/* validate and derive */
+	err = htbx_class_place(sch, classid, parentid, &parent, extack);
+	if (err)
+		return err;
+	memset(&params, 0, sizeof(params));
+	htbx_params_apply(&params, tb, &adj, &w);
+	htbx_derive(&params, q->r2q, &cfg, &adj);
+
+	/* allocate */
+	/* what a user makes is charged to the user's memory cgroup */
+	cl = kzalloc(sizeof(*cl), GFP_KERNEL_ACCOUNT);
+	if (!cl)
+		return -ENOBUFS;
+	if (q->mq) {
+		cl->mqp = kcalloc(q->nq - 1, sizeof(*cl->mqp),
+				  GFP_KERNEL_ACCOUNT);
+		cl->bucket = kzalloc(sizeof(*cl->bucket), GFP_KERNEL_ACCOUNT);
+		cl->cpu_bstats = __netdev_alloc_pcpu_stats(struct htbx_bstats_cpu,
+							   GFP_KERNEL_ACCOUNT);
+		if (!cl->mqp || !cl->bucket || !cl->cpu_bstats) {
+			err = -ENOBUFS;
+			goto err_free;
+		}
+	}
+	for (i = 0; i < htbx_nq(q); i++) {
+		gnet_stats_basic_sync_init(&htbx_part(cl, i)->bstats);
+		htbx_part(cl, i)->cpu_bstats = cl->cpu_bstats;
+	}
+	cl->common.classid = classid;
+	cl->parent = parent;
+	cl->params = params;
+	if (parent && htbx_is_leaf(parent)) {
+		old_leaves = kcalloc(htbx_nq(q), sizeof(*old_leaves),
+				     GFP_KERNEL_ACCOUNT);
+		if (!old_leaves) {
+			err = -ENOBUFS;
+			goto err_free;
+		}
+	}
+
+	err = tcf_block_get(&cl->block, &cl->filter_list, sch, extack);
+	if (err)
+		goto err_free;
+	if (rate_est) {
+		err = gen_new_estimator(&cl->p.bstats, cl->cpu_bstats,
+					&cl->rate_est, NULL,
+					htbx_stats_running(sch), rate_est);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "invalid rate estimator parameters");
+			goto err_block;
+		}
+	}
+	leaves = htbx_new_leaves(sch, classid, extack);
+	if (!leaves) {
+		err = -ENOBUFS;
+		goto err_est;
+	}
+
+	/* apply */
+	htbx_lock(sch);
+	now = htbx_clock_ns();
+	for (i = 0; i < htbx_nq(q); i++) {
+		t = htbx_txq_at(q, i);
+		p = htbx_part(cl, i);
+		if (old_leaves) {
+			/*
+			 * The parent turns inner: its queued packets are
+			 * dropped and the drop is reported up the tree, so
+			 * that qlen and backlog of every ancestor qdisc stay
+			 * exact.
+			 */
+			htbx_purge_part(q, parent, i);
+			old_leaves[i] = htbx_part(parent, i)->leaf;
+			htbx_part(parent, i)->leaf = NULL;
+		}
+		p->leaf = leaves[i];
+		htbx_cls_setup(&p->cls, &cfg);
+		if (q->mq) {
+			p->txq = t;
+			p->cls.sh = cl->bucket;
+		}
+		htbx_core_add(&t->core, &p->cls,
+			      parent ? &htbx_part(parent, i)->cls : NULL, now);
+	}
+	if (q->mq)
+		htbx_bucket_fill(cl->bucket, &cl->p.cls, now);
+	qdisc_class_hash_insert(&q->clhash, &cl->common);
+	if (classid == htbx_defcls_id(sch))
+		q->defcl = cl;
+	htbx_unlock(sch);
+
+	kfree(leaves);
+	/* one leaf is shown: queue 0's (mq: the others are its copies) */
+	qdisc_hash_add(cl->p.leaf, true);
+	htbx_class_hash_grow(sch);
+	htbx_put_leaves(old_leaves, htbx_nq(q));
+	if (old_leaves) {
+		/* its grafted leaf is gone, and with it what to follow */
+		kfree(parent->leaf_opt);
+		parent->leaf_opt = NULL;
+	}
+	*arg = (unsigned long)cl;
+	htbx_adj_info_cfg(&w, classid, &cfg, q->r2q);
+	htbx_report(extack, adj, &w);
+	return 0;
+
+err_est:
+	gen_kill_estimator(&cl->rate_est);
+err_block:
+	tcf_block_put(cl->block);
+err_free:
+	kfree(old_leaves);
+	free_percpu(cl->cpu_bstats);
+	kfree(cl->bucket);
+	kfree(cl->mqp);
+	kfree(cl);
+	return err;
+}
+
+static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
+			     struct nlattr **tca, unsigned long *arg,
+			     struct netlink_ext_ack *extack)
+{
+	struct htbx_class *cl = (struct htbx_class *)*arg;
+	struct nlattr *tb[TCA_HTBX_MAX + 1];
+	int err;
+
+	err = htbx_class_opts(tca[TCA_OPTIONS], tb, !cl, extack);
+	if (err)
+		return err;
+	if (cl)
+		return htbx_class_change(sch, cl, tb, tca[TCA_RATE], extack);
+	return htbx_class_create(sch, classid, parentid, tb, tca[TCA_RATE],
+				 arg, extack);
+}
+
+static int htbx_delete(struct Qdisc *sch, unsigned long arg,
+		       struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl = (struct htbx_class *)arg;
+	struct htbx_class *parent = cl->parent;
+	struct Qdisc **new_leaves = NULL;
+	bool parent_is_leaf = false;
+	unsigned int i;
+	u64 now;
+
+	if (!htbx_is_leaf(cl)) {
+		NL_SET_ERR_MSG_MOD(extack, "class has child classes: delete them first");
+		return -EBUSY;
+	}
+	if (qdisc_class_in_use(&cl->common)) {
+		NL_SET_ERR_MSG_MOD(extack, "class is in use by filters: delete them first");
+		return -EBUSY;
+	}
+	/* A parent losing its last child becomes a leaf: its queues first. */
+	if (parent && parent->p.cls.children == 1) {
+		new_leaves = htbx_new_leaves(sch, parent->common.classid,
+					     extack);
+		if (!new_leaves)
+			return -ENOBUFS;
+	}
+
+	htbx_lock(sch);
+	now = htbx_clock_ns();
+	for (i = 0; i < htbx_nq(q); i++)
+		htbx_purge_part(q, cl, i);
+	qdisc_class_hash_remove(&q->clhash, &cl->common);
+	if (q->defcl == cl)
+		q->defcl = NULL;
+	for (i = 0; i < htbx_nq(q); i++) {
+		if (htbx_core_del(&htbx_txq_at(q, i)->core,
+				  &htbx_part(cl, i)->cls, now) &&
+		    parent && new_leaves) {
+			htbx_part(parent, i)->leaf = new_leaves[i];
+			new_leaves[i] = NULL;
+			parent_is_leaf = true;
+		}
+	}
+	if (parent_is_leaf && q->mq)
+		htbx_bucket_fill(parent->bucket, &parent->p.cls, now);
+	htbx_unlock(sch);
+
+	if (parent_is_leaf)
+		qdisc_hash_add(parent->p.leaf, true);
+	htbx_put_leaves(new_leaves, htbx_nq(q));
+	htbx_destroy_class(sch, cl);
+	return 0;
+}
+HTBX_CLASS_DELETE(htbx_delete)
+
+/* ---- leaves, filters ---- */
+
+/*
+ * mq mode: the leaf kinds whose dump holds all of their configuration, so
+ * that a copy made from the dump is the same qdisc. A classful kind keeps
+ * its classes, child qdiscs and filters outside its dump (and a copy's
+ * children, below handle 0, could not report a flush up the tree);
+ * pfifo_fast is lockless, counts its queue per CPU and leaves q.qlen at
+ * 0; netem, red, choke and gred keep a table outside it. A kind not named
+ * here is refused: nothing says its dump is whole. (fq_codel, cake and
+ * sfq have class ops too, for their flows: classes without a graft.)
+ */
+static const char *const htbx_mq_leaf_kinds[] = {
+	"pfifo", "bfifo", "pfifo_head_drop", "fq_codel", "fq_pie", "cake",
+	"sfq", "fq", "codel", "pie", "hhf",
+};
+
+/* mq: may @leaf be copied to every TX queue? If not, the extack says why. */
+static bool htbx_mq_leaf_ok(const struct Qdisc *leaf,
+			    struct netlink_ext_ack *extack)
+{
+	const struct Qdisc_ops *ops = leaf->ops;
+	unsigned int i;
+
+	if (ops->cl_ops && ops->cl_ops->graft) {
+		NL_SET_ERR_MSG_MOD(extack, "mq mode: a classful leaf cannot be copied to every TX queue (its classes, qdiscs and filters are not in its dump): use fq_codel, cake, sfq or pfifo, or leave mq out");
+		return false;
+	}
+	if (ops->static_flags & TCQ_F_NOLOCK) {
+		NL_SET_ERR_MSG_MOD(extack, "mq mode: pfifo_fast is lockless and counts per CPU, so it cannot be a copy on every TX queue: use pfifo or fq_codel");
+		return false;
+	}
+	for (i = 0; i < ARRAY_SIZE(htbx_mq_leaf_kinds); i++)
+		if (!strcmp(ops->id, htbx_mq_leaf_kinds[i]))
+			return true;
+	NL_SET_ERR_MSG_MOD(extack, "mq mode: this leaf kind keeps state outside its dump (netem's distribution, red's table), so it cannot be copied to every TX queue: use fq_codel, cake, sfq, fq, pie, codel or a fifo, or leave mq out");
+	return false;
+}
+
+/*
+ * mq: the copies of a leaf on queues 1 .. nq - 1, made from the leaf's
+ * options as its dump has them. qdisc_create_dflt() gives a kind's init no
+ * options, and a kind's change may not take all that its init takes
+ * (fq_codel's flows), so a copy is made with an ops table of its own: the
+ * kind's, but for an init that passes those options (RTNL serialises the
+ * calls). The table is the copy's for its life: htbx_leaf_put() frees it
+ * once the copy is gone. A copy is in no hash, so nothing but htbx
+ * reaches it. The leaf the user grafted, queue 0's, keeps the kind's own
+ * ops: tc finds it by its handle and changes it as any qdisc, and
+ * htbx_leaf_sync() hands what changed on to the copies.
+ */
+struct htbx_copy_ops {
+	struct Qdisc_ops	ops;
+	const struct Qdisc_ops	*kind;
+	struct nlattr		*opt;		/* while the copy is made */
+};
+
+static int htbx_copy_init(struct Qdisc *sch, struct nlattr *opt,
+			  struct netlink_ext_ack *extack)
+{
+	const struct htbx_copy_ops *w =
+		container_of(sch->ops, struct htbx_copy_ops, ops);
+
+	return w->kind->init ? w->kind->init(sch, w->opt, extack) : 0;
+}
+
+static void htbx_leaf_put(struct Qdisc *leaf)
+{
+	const struct Qdisc_ops *ops = leaf->ops;
+
+	qdisc_put(leaf);
+	if (ops->init == htbx_copy_init)
+		kfree(container_of(ops, struct htbx_copy_ops, ops));
+}
+
+/*
+ * The options of @leaf as its dump gives them, in @skb (emptied first):
+ * NULL for a kind without options, an ERR_PTR when they do not fit.
+ */
+static struct nlattr *htbx_leaf_opts(struct Qdisc *leaf, struct sk_buff *skb)
+{
+	skb_trim(skb, 0);
+	if (!leaf->ops->dump)
+		return NULL;
+	if (leaf->ops->dump(leaf, skb) < 0)
+		return ERR_PTR(-EMSGSIZE);
+	return nla_find((struct nlattr *)skb->data, skb->len, TCA_OPTIONS);
+}
+
+/* A copy of @leaf0 (the kind's ops, options @opt) for part @i. */
+static struct Qdisc *htbx_clone_leaf(struct Qdisc *sch,
+				     const struct Qdisc *leaf0,
+				     struct nlattr *opt, unsigned int i,
+				     u32 classid,
+				     struct netlink_ext_ack *extack)
+{
+	struct netlink_ext_ack ext;
+	struct htbx_copy_ops *w;
+	struct Qdisc *c;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+	if (!w)
+		return NULL;
+	w->ops = *leaf0->ops;
+	w->ops.init = htbx_copy_init;
+	w->kind = leaf0->ops;
+	w->opt = opt;
+	/* what init says about an attribute points into the dump, not
+	 * into the request: only its message is passed on
+	 */
+	memset(&ext, 0, sizeof(ext));
+	c = qdisc_create_dflt(htbx_leaf_queue(sch, i), &w->ops, classid,
+			      &ext);
+	w->opt = NULL;
+	if (!c && ext._msg)
+		htbx_extack_msg(extack, &ext);
+	else if (!c)
+		NL_SET_ERR_MSG_MOD(extack, "mq mode: the leaf cannot be made again from its own dump, so not for every TX queue");
+	if (!c)
+		kfree(w);
+	return c;
+}
+
+/*
+ * What a change made the leaf of @p drop (a lower limit), counted on its
+ * queue; its parent, the htbx qdisc, was told, but not the queue.
+ */
+static void htbx_leaf_changed(struct htbx_part *p)
+{
+	struct Qdisc *sch = p->txq->sch;
+
+	spin_lock_bh(qdisc_lock(sch));
+	htbx_mq_dropped(p);
+	spin_unlock_bh(qdisc_lock(sch));
+}
+
+/*
+ * mq: queue 0's leaf of @cl now has the options @opt; each copy takes
+ * them with its kind's change, or, where the kind's change refuses its
+ * own dump (fq_codel's and fq_pie's flows), is made again from them,
+ * what the old one held dropped and counted on its queue. Under RTNL.
+ */
+static void htbx_leaf_sync_class(struct Qdisc *sch, struct htbx_class *cl,
+				 struct nlattr *opt)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct nlattr *copy;
+	struct htbx_part *p;
+	struct Qdisc *c;
+	unsigned int i;
+
+	copy = kmemdup(opt, opt->nla_len, GFP_KERNEL_ACCOUNT);
+	if (!copy)
+		return;		/* tried again at the next look */
+	htbx_leaf_changed(&cl->p);
+	for (i = 1; i < q->nq; i++) {
+		p = htbx_part(cl, i);
+		c = p->leaf;
+		if (c->ops->change && !c->ops->change(c, opt, NULL)) {
+			htbx_leaf_changed(p);
+			continue;
+		}
+		c = htbx_clone_leaf(sch, cl->p.leaf, opt, i,
+				    cl->common.classid, NULL);
+		if (!c) {
+			kfree(copy);
+			return;
+		}
+		spin_lock_bh(qdisc_lock(p->txq->sch));
+		htbx_purge_part(q, cl, i);
+		swap(p->leaf, c);
+		spin_unlock_bh(qdisc_lock(p->txq->sch));
+		htbx_leaf_put(c);
+	}
+	kfree(cl->leaf_opt);
+	cl->leaf_opt = copy;
+}
+
+/*
+ * mq: a change of a leaf (tc qdisc change, which reaches queue 0's: the
+ * one tc finds by its handle) is handed on to its copies here. The kernel
+ * tells a parent nothing of a change of its child, and htbx leaves the
+ * child's ops alone, so it looks: every HTBX_LEAF_SYNC_MS it compares the
+ * dump of each leaf the user grafted with the options its copies have.
+ * Under RTNL. Returns whether any class has a leaf to follow.
+ */
+static bool htbx_leaf_sync(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct sk_buff *skb = NULL;
+	struct htbx_class *cl;
+	struct nlattr *opt;
+	bool follow = false;
+	unsigned int h;
+
+	/* a queue's qdisc is gone: the root is being replaced */
+	for (h = 0; h < q->nq; h++)
+		if (!q->shards[h])
+			return false;
+	for (h = 0; h < q->clhash.hashsize; h++) {
+		hlist_for_each_entry(cl, &q->clhash.hash[h], common.hnode) {
+			if (!cl->leaf_opt)
+				continue;
+			follow = true;
+			if (!skb)
+				skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
+			if (!skb)
+				return true;	/* tried again at the next look */
+			opt = htbx_leaf_opts(cl->p.leaf, skb);
+			if (IS_ERR_OR_NULL(opt) ||
+			    !nla_memcmp(opt, nla_data(cl->leaf_opt),
+					nla_len(cl->leaf_opt)))
+				continue;
+			htbx_leaf_sync_class(sch, cl, opt);
+		}
+	}
+	kfree_skb(skb);
+	return follow;
+}
+
+static void htbx_leaf_sync_work(struct work_struct *work)
+{
+	struct htbx_sched *q = container_of(to_delayed_work(work),
+					    struct htbx_sched, leaf_sync);
+	bool follow;
+
+	/* htbx_destroy() waits for this under RTNL: never wait for it here */
+	if (!rtnl_trylock()) {
+		schedule_delayed_work(&q->leaf_sync, 1);
+		return;
+	}
+	follow = htbx_leaf_sync(q->txq.root);
+	rtnl_unlock();
+	if (follow)
+		schedule_delayed_work(&q->leaf_sync,
+				      msecs_to_jiffies(HTBX_LEAF_SYNC_MS));
+}
+
+static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
+		      struct Qdisc **old, struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl = (struct htbx_class *)arg;
+	u32 classid = cl->common.classid;
+	struct nlattr *opt = NULL, *leaf_opt = NULL;
+	struct sk_buff *skb = NULL;
+	struct Qdisc **leaves;
+	struct htbx_part *p;
+	struct Qdisc *tmp;
+	unsigned int i;
+	int err = -ENOBUFS;
+
+	if (!htbx_is_leaf(cl)) {
+		NL_SET_ERR_MSG_MOD(extack, "class has child classes: only a leaf holds a qdisc");
+		return -EINVAL;
+	}
+	if (q->mq && new) {
+		if (!htbx_mq_leaf_ok(new, extack))
+			return -EOPNOTSUPP;
+		skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
+		if (!skb)
+			return -ENOBUFS;
+		opt = htbx_leaf_opts(new, skb);
+		if (IS_ERR(opt)) {
+			NL_SET_ERR_MSG_MOD(extack, "mq mode: the leaf's options do not fit one message");
+			err = PTR_ERR(opt);
+			goto out;
+		}
+		if (opt) {
+			leaf_opt = kmemdup(opt, opt->nla_len,
+					   GFP_KERNEL_ACCOUNT);
+			if (!leaf_opt)
+				goto out;
+		}
+	}
+	leaves = kcalloc(htbx_nq(q), sizeof(*leaves), GFP_KERNEL_ACCOUNT);
+	if (!leaves)
+		goto out;
+	for (i = 0; i < htbx_nq(q); i++) {
+		if (!new)
+			leaves[i] = htbx_new_leaf(sch, i, classid, extack);
+		else if (!i)
+			leaves[i] = new;
+		else
+			leaves[i] = htbx_clone_leaf(sch, new, opt, i, classid,
+						    extack);
+		if (!leaves[i]) {
+			if (new)
+				leaves[0] = NULL;	/* the caller's */
+			htbx_put_leaves(leaves, i);
+			goto out;
+		}
+	}
+
+	/* Purges the old leaves; the class leaves its queues' rings. */
+	htbx_lock(sch);
+	for (i = 0; i < htbx_nq(q); i++) {
+		p = htbx_part(cl, i);
+		htbx_purge_part(q, cl, i);
+		tmp = p->leaf;
+		p->leaf = leaves[i];
+		leaves[i] = tmp;
+	}
+	htbx_unlock(sch);
+
+	/* the options the copies have, looked at by htbx_leaf_sync() */
+	if (q->mq) {
+		swap(cl->leaf_opt, leaf_opt);
+		if (cl->leaf_opt)
+			schedule_delayed_work(&q->leaf_sync,
+					      msecs_to_jiffies(HTBX_LEAF_SYNC_MS));
+	}
+	*old = leaves[0];
+	leaves[0] = NULL;
+	htbx_put_leaves(leaves, htbx_nq(q));
+	err = 0;
+out:
+	kfree(leaf_opt);
+	kfree_skb(skb);
+	return err;
+}
+
+static struct Qdisc *htbx_leaf(struct Qdisc *sch, unsigned long arg)
+{
+	struct htbx_class *cl = (struct htbx_class *)arg;
+
+	return cl->p.leaf;
+}
+
+/*
+ * The leaf queue of @arg became empty. Idempotent, and may run inside
+ * htbx_leaf_dequeue() (see there). @arg is 0 when the child that reported
+ * it is not (or no longer) one of our leaves.
+ */
+static void htbx_qlen_notify(struct Qdisc *sch, unsigned long arg)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl = (struct htbx_class *)arg;
+
+	/* mq: not told which queue; htbx_leaf_dequeue and the data path
+	 * see the leaves' drops themselves
+	 */
+	if (!cl || q->mq)
+		return;
+	htbx_core_deactivate(&q->txq.core, &cl->p.cls);
+}
+
+static struct tcf_block *htbx_tcf_block(struct Qdisc *sch, unsigned long arg,
+					struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl = (struct htbx_class *)arg;
+
+	return cl ? cl->block : q->block;
+}
+
+static unsigned long htbx_bind_filter(struct Qdisc *sch, unsigned long parent,
+				      u32 classid)
+{
+	struct htbx_class *cl = htbx_find(classid, sch);
+
+	if (cl)
+		qdisc_class_get(&cl->common);
+	return (unsigned long)cl;
+}
+
+static void htbx_unbind_filter(struct Qdisc *sch, unsigned long arg)
+{
+	struct htbx_class *cl = (struct htbx_class *)arg;
+
+	if (cl)
+		qdisc_class_put(&cl->common);
+}
+
+/* ---- dumps ---- */
+
+static int htbx_dump_class(struct Qdisc *sch, unsigned long arg,
+			   struct sk_buff *skb, struct tcmsg *tcm)
+{
+	struct htbx_class *cl = (struct htbx_class *)arg;
+	const struct htbx_cfg *cfg = &cl->p.cls.cfg;
+	struct nlattr *nest;
+
+	/* RTNL is held: the configuration cannot change under us. */
+	tcm->tcm_parent = cl->parent ? cl->parent->common.classid : TC_H_ROOT;
+	tcm->tcm_handle = cl->common.classid;
+	if (cl->p.leaf)
+		tcm->tcm_info = cl->p.leaf->handle;
+
+	nest = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!nest)
+		goto nla_put_failure;
+	if (nla_put_u64_64bit(skb, TCA_HTBX_RATE, cfg->rate, TCA_HTBX_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_HTBX_CEIL, cfg->ceil, TCA_HTBX_PAD) ||
+	    nla_put_u32(skb, TCA_HTBX_BURST, cfg->burst) ||
+	    nla_put_u32(skb, TCA_HTBX_CBURST, cfg->cburst) ||
+	    nla_put_u32(skb, TCA_HTBX_PRIO, cfg->prio) ||
+	    nla_put_u32(skb, TCA_HTBX_QUANTUM, cfg->quantum) ||
+	    nla_put_u32(skb, TCA_HTBX_MTU, cfg->mtu) ||
+	    nla_put_u32(skb, TCA_HTBX_MPU, cfg->len.mpu) ||
+	    nla_put_s32(skb, TCA_HTBX_OVERHEAD, cfg->len.overhead) ||
+	    nla_put_u8(skb, TCA_HTBX_LINKLAYER, cfg->len.linklayer) ||
+	    nla_put_u32(skb, TCA_HTBX_LEVEL, cl->p.cls.level))
+		goto nla_put_failure;
+	return nla_nest_end(skb, nest);
+
+nla_put_failure:
+	nla_nest_cancel(skb, nest);
+	return -1;
+}
+
+/* mq: add what part @p counted to a class's @qs, @xs and @qlen. */
+static void htbx_part_stats(const struct htbx_part *p,
+			    struct gnet_stats_queue *qs,
+			    struct tc_htbx_xstats *xs, __u32 *qlen)
+{
+	__u32 n = 0, b = 0;
+
+	qs->drops += p->drops;
+	qs->overlimits += p->cls.overlimits;
+	xs->lends += p->cls.lends;
+	xs->borrows += p->cls.borrows;
+	xs->giants += p->cls.giants;
+	if (p->leaf) {
+		qdisc_qstats_qlen_backlog(p->leaf, &n, &b);
+		*qlen += n;
+		qs->backlog += b;
+		qs->requeues += p->leaf->qstats.requeues;
+	}
+}
+
+/*
+ * Without mq, called under the qdisc's lock before 5.16 and under none
+ * since, as htb's (the counters are read as they are). In mq mode the
+ * parts are read under their queues' locks (htbx_dump_lock); what the
+ * class sent is its per-CPU count, which its estimator reads.
+ */
+static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
+				 struct gnet_dump *d)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl = (struct htbx_class *)arg;
+	struct gnet_stats_queue qs = {};
+	struct tc_htbx_xstats xs;
+	__u32 qlen = 0;
+	unsigned int i;
+
+	memset(&xs, 0, sizeof(xs));
+	htbx_cls_xstats(&cl->p.cls, &xs);
+	if (!q->mq) {
+		qs.drops = cl->p.drops;
+		qs.overlimits = cl->p.cls.overlimits;
+		if (cl->p.leaf) {
+			qdisc_qstats_qlen_backlog(cl->p.leaf, &qlen,
+						  &qs.backlog);
+			qs.requeues = cl->p.leaf->qstats.requeues;
+		}
+		if (gnet_stats_copy_basic(d, NULL, &cl->p.bstats,
+					  htbx_stats_running(sch)) < 0)
+			return -1;
+		goto rest;
+	}
+
+	/*
+	 * Each queue's part under that queue's lock, one queue at a time, as
+	 * mq_dump() reads its queues: the data path counts without marked
+	 * accesses (a marked increment costs single-queue mode two
+	 * instructions per level and packet).
+	 */
+	xs.lends = xs.borrows = xs.giants = 0;
+	for (i = 0; i < q->nq; i++) {
+		if (!q->shards[i])
+			continue;	/* the qdisc is going */
+		htbx_dump_lock(q->shards[i], i);
+		htbx_part_stats(htbx_part(cl, i), &qs, &xs, &qlen);
+		htbx_dump_unlock(q->shards[i], i);
+	}
+	if (gnet_stats_copy_basic(d, cl->cpu_bstats, &cl->p.bstats,
+				  false) < 0)
+		return -1;
+rest:
+	if (gnet_stats_copy_rate_est(d, &cl->rate_est) < 0 ||
+	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)
+		return -1;
+	return gnet_stats_copy_app(d, &xs, sizeof(xs));
+}
+
+/*
+ * mq: the qdisc's own counters are its queues' sums, made for each dump
+ * (as mq_dump makes them), and so are the scheduler counters.
+ */
+static void htbx_mq_sum(struct Qdisc *sch, u64 *direct_pkts, u64 *budget_hits)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_txq *t;
+	struct Qdisc *s;
+	unsigned int i;
+
+	sch->q.qlen = 0;
+	gnet_stats_basic_sync_init(&sch->bstats);
+	memset(&sch->qstats, 0, sizeof(sch->qstats));
+	*direct_pkts = 0;
+	*budget_hits = 0;
+	for (i = 0; i < q->nq; i++) {
+		/* gone already when the qdisc is being deleted */
+		s = q->shards[i];
+		if (!s)
+			continue;
+		t = qdisc_priv(s);
+		spin_lock_bh(qdisc_lock(s));
+		htbx_bstats_add(&sch->bstats, &s->bstats);
+		sch->qstats.backlog += s->qstats.backlog;
+		sch->qstats.drops += s->qstats.drops;
+		sch->qstats.requeues += s->qstats.requeues;
+		sch->qstats.overlimits += t->core.overlimits;
+		sch->q.qlen += s->q.qlen;
+		*direct_pkts += t->direct_pkts;
+		*budget_hits += t->core.budget_hits;
+		spin_unlock_bh(qdisc_lock(s));
+	}
+}
+
+static int htbx_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	u64 direct_pkts, budget_hits;
+	struct nlattr *nest;
+
+	if (q->mq) {
+		htbx_mq_sum(sch, &direct_pkts, &budget_hits);
+	} else {
+		/* RTNL only: the data path may be running (as in htb_dump) */
+		sch->qstats.overlimits = READ_ONCE(q->txq.core.overlimits);
+		direct_pkts = READ_ONCE(q->txq.direct_pkts);
+		budget_hits = READ_ONCE(q->txq.core.budget_hits);
+	}
+
+	nest = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!nest)
+		goto nla_put_failure;
+	if (nla_put_u32(skb, TCA_HTBX_DEFCLS, q->defcls) ||
+	    nla_put_u32(skb, TCA_HTBX_R2Q, q->r2q) ||
+	    nla_put_u32(skb, TCA_HTBX_DIRECT_QLEN, q->direct_qlen) ||
+	    nla_put_u64_64bit(skb, TCA_HTBX_DIRECT_PKTS, direct_pkts,
+			      TCA_HTBX_PAD) ||
+	    /* an option, not qdisc xstats: htb has none, and tc prints an
+	     * empty line for xstats it cannot show
+	     */
+	    nla_put_u64_64bit(skb, TCA_HTBX_BUDGET_HITS, budget_hits,
+			      TCA_HTBX_PAD) ||
+	    nla_put_u32(skb, TCA_HTBX_VERSION, HTBX_VERSION) ||
+	    (q->mq && nla_put_flag(skb, TCA_HTBX_MQ)))
+		goto nla_put_failure;
+	return nla_nest_end(skb, nest);
+
+nla_put_failure:
+	nla_nest_cancel(skb, nest);
+	return -1;
+}
+
+static void htbx_walk(struct Qdisc *sch, struct qdisc_walker *arg)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_class *cl;
+	unsigned int i;
+
+	if (arg->stop)
+		return;
+	for (i = 0; i < q->clhash.hashsize; i++) {
+		hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
+			if (!tc_qdisc_stats_dump(sch, (unsigned long)cl, arg))
+				return;
+		}
+	}
+}
+
+/* ---- qdisc setup ---- */
+
+static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
+		       struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_HTBX_MAX + 1];
+	u32 r2q = q->r2q, defcls = q->defcls, direct_qlen = q->direct_qlen;
+	struct htbx_adj_info w = {};
+	unsigned long adj = 0, ignored = 0;
+	struct htbx_class *cl;
+	struct htbx_cfg cfg;
+	unsigned int i, k;
+	u64 now;
+	int err;
+
+	if (!opt)
+		return 0;
+	err = htbx_parse(opt, tb, extack);
+	if (err < 0)
+		return err;
+	if (tb[TCA_HTBX_OFFLOAD]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_HTBX_OFFLOAD],
+				    "offload is not supported by htbx (use htb offload)");
+		return -EOPNOTSUPP;
+	}
+	for (i = TCA_HTBX_RATE; i <= TCA_HTBX_LEVEL; i++) {
+		if (tb[i]) {
+			htbx_err_wrong_obj(extack, tb[i]);
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_HTBX_DEFCLS]) {
+		/* any u32, as htb: the default class is TC_H_MIN() of it */
+		defcls = nla_get_u32(tb[TCA_HTBX_DEFCLS]);
+		w.defcls = defcls;
+		if (defcls > 0xffff)
+			adj |= BIT(HTBX_ADJ_DEFCLS);
+	}
+	if (tb[TCA_HTBX_R2Q]) {
+		/* htb keeps r2q in an int: 0 and 2^31 and above count as 1 */
+		r2q = nla_get_u32(tb[TCA_HTBX_R2Q]);
+		if ((s32)r2q < 1) {
+			w.r2q = r2q;
+			r2q = 1;
+			adj |= BIT(HTBX_ADJ_R2Q);
+		}
+	}
+	if (tb[TCA_HTBX_DIRECT_QLEN])
+		direct_qlen = nla_get_u32(tb[TCA_HTBX_DIRECT_QLEN]);
+	if (tb[TCA_HTBX_MQ] && !q->mq) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_HTBX_MQ],
+				    "mq is chosen when the qdisc is made (tc qdisc add or replace of another kind)");
+		return -EINVAL;
+	}
+
+	htbx_lock(sch);
+	q->defcls = defcls;
+	q->defcl = htbx_find(htbx_defcls_id(sch), sch);
+	q->direct_qlen = direct_qlen;
+	if (r2q != q->r2q) {
+		/* Derived quanta of leaves follow the new r2q. */
+		q->r2q = r2q;
+		now = htbx_clock_ns();
+		for (i = 0; i < q->clhash.hashsize; i++) {
+			hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
+				if (cl->params.quantum || !htbx_is_leaf(cl))
+					continue;
+				htbx_derive(&cl->params, r2q, &cfg, &ignored);
+				for (k = 0; k < htbx_nq(q); k++)
+					htbx_core_change(&htbx_txq_at(q, k)->core,
+							 &htbx_part(cl, k)->cls,
+							 &cfg, now);
+			}
+		}
+	}
+	htbx_unlock(sch);
+	htbx_report(extack, adj, &w);
+	return 0;
+}
+
+/* Process context: the event budget ran out, run the queue again. */
+static void htbx_work_func(struct work_struct *work)
+{
+	struct htbx_txq *t = container_of(work, struct htbx_txq, work);
+	struct Qdisc *sch = t->watchdog.qdisc;
+
+	rcu_read_lock();
+	__netif_schedule(qdisc_root(sch));
+	rcu_read_unlock();
+}
+
+static void htbx_txq_init(struct htbx_txq *t, struct Qdisc *sch)
+{
+	qdisc_watchdog_init(&t->watchdog, sch);
+	INIT_WORK(&t->work, htbx_work_func);
+	/* direct_queue: qdisc_priv() is zeroed, an empty qdisc_skb_head */
+	htbx_core_init(&t->core);
+	t->sch = sch;
+}
+
+static struct Qdisc_ops htbx_txq_ops;
+
+/*
+ * mq mode: one qdisc of htbx_txq_ops per TX queue, the queue's own root
+ * from htbx_attach() on (so the queue's lock is its lock), scheduling
+ * part @i of every class.
+ */
+static int htbx_mq_init(struct Qdisc *sch, struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct net_device *dev = qdisc_dev(sch);
+	struct htbx_txq *t;
+	struct Qdisc *s;
+	unsigned int i;
+
+	if (sch->parent != TC_H_ROOT) {
+		NL_SET_ERR_MSG_MOD(extack, "mq: only the root qdisc of a device schedules its TX queues");
+		return -EOPNOTSUPP;
+	}
+	if (!netif_is_multiqueue(dev)) {
+		NL_SET_ERR_MSG_MOD(extack, "mq: the device has one TX queue (leave mq out)");
+		return -EOPNOTSUPP;
+	}
+	q->shards = kcalloc(dev->num_tx_queues, sizeof(*q->shards),
+			    GFP_KERNEL_ACCOUNT);
+	if (!q->shards)
+		return -ENOMEM;
+	for (i = 0; i < dev->num_tx_queues; i++) {
+		s = qdisc_create_dflt(netdev_get_tx_queue(dev, i),
+				      &htbx_txq_ops,
+				      TC_H_MAKE(TC_H_MAJ(sch->handle),
+						TC_H_MIN(i + 1)), extack);
+		if (!s)
+			return -ENOMEM;	/* htbx_destroy puts the others */
+		s->flags |= TCQ_F_ONETXQUEUE | TCQ_F_NOPARENT;
+		t = qdisc_priv(s);
+		t->root = sch;
+		t->idx = i;
+		q->shards[i] = s;
+	}
+	q->nq = dev->num_tx_queues;
+	q->mq = true;
+	/* sch_tree_lock() of this qdisc is its own lock, as for mq */
+	sch->flags |= TCQ_F_MQROOT;
+	return 0;
+}
+
+static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
+		     struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_HTBX_MAX + 1];
+	int err;
+
+	htbx_txq_init(&q->txq, sch);
+	q->txq.root = sch;
+	INIT_DELAYED_WORK(&q->leaf_sync, htbx_leaf_sync_work);
+
+	err = qdisc_class_hash_init(&q->clhash);
+	if (err < 0)
+		return err;
+	err = tcf_block_get(&q->block, &q->filter_list, sch, extack);
+	if (err)
+		return err;
+
+	if (opt) {
+		err = htbx_parse(opt, tb, extack);
+		if (err < 0)
+			return err;
+		if (tb[TCA_HTBX_MQ]) {
+			err = htbx_mq_init(sch, extack);
+			if (err)
+				return err;
+		}
+	}
+
+	q->r2q = HTBX_DEFAULT_R2Q;
+	/* as htb: even a txqueuelen of 0 (then unclassified packets drop) */
+	q->direct_qlen = qdisc_dev(sch)->tx_queue_len;
+	return htbx_change(sch, opt, extack);
+}
+
+/*
+ * The qdisc becomes the device's root. Without mq it is every TX queue's
+ * qdisc, as qdisc_graft() makes a qdisc without .attach (and as htb's
+ * attach does); with mq each queue gets its own qdisc.
+ */
+static void htbx_attach(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct net_device *dev = qdisc_dev(sch);
+	struct Qdisc *old, *s;
+	unsigned int i;
+
+	for (i = 0; i < dev->num_tx_queues; i++) {
+		s = q->mq ? q->shards[i] : sch;
+		old = dev_graft_qdisc(netdev_get_tx_queue(dev, i), s);
+		if (!q->mq)
+			qdisc_refcount_inc(sch);
+		if (old)
+			qdisc_put(old);
+	}
+	q->attached = true;
+}
+
+/*
+ * mq: the hash of classes is read by every queue's data path, so it grows
+ * under all their locks (qdisc_class_hash_grow() would take one).
+ */
+static void htbx_class_hash_grow(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct Qdisc_class_hash *h = &q->clhash;
+	struct Qdisc_class_common *cl;
+	struct hlist_head *nhash, *ohash;
+	unsigned int i, nsize, osize;
+	struct hlist_node *next;
+
+	if (!q->mq) {
+		qdisc_class_hash_grow(sch, h);
+		return;
+	}
+	if (h->hashelems * 4 <= h->hashsize * 3)
+		return;
+	nsize = h->hashsize * 2;
+	nhash = kvcalloc(nsize, sizeof(*nhash), GFP_KERNEL_ACCOUNT);
+	if (!nhash)
+		return;		/* longer chains, as qdisc_class_hash_grow */
+
+	htbx_lock(sch);
+	ohash = h->hash;
+	osize = h->hashsize;
+	for (i = 0; i < osize; i++) {
+		hlist_for_each_entry_safe(cl, next, &ohash[i], hnode)
+			hlist_add_head(&cl->hnode,
+				       &nhash[qdisc_class_hash(cl->classid,
+							       nsize - 1)]);
+	}
+	h->hash = nhash;
+	h->hashsize = nsize;
+	h->hashmask = nsize - 1;
+	htbx_unlock(sch);
+	kvfree(ohash);
+}
+
+static void htbx_destroy(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct hlist_node *next;
+	struct htbx_class *cl;
+	struct htbx_txq *t;
+	unsigned int i;
+
+	cancel_work_sync(&q->txq.work);
+	qdisc_watchdog_cancel(&q->txq.watchdog);
+	cancel_delayed_work_sync(&q->leaf_sync);
+	/*
+	 * mq: queues' qdiscs that outlive this one (a new root with .attach
+	 * grafts them away only after this) forget it now; before attach
+	 * they are still ours to put.
+	 */
+	for (i = 0; q->shards && i < qdisc_dev(sch)->num_tx_queues; i++) {
+		if (!q->shards[i])
+			continue;
+		if (!q->attached) {
+			qdisc_put(q->shards[i]);
+			continue;
+		}
+		t = qdisc_priv(q->shards[i]);
+		cancel_work_sync(&t->work);
+		qdisc_watchdog_cancel(&t->watchdog);
+		htbx_core_reset(&t->core);
+		t->root = NULL;
+	}
+	kfree(q->shards);
+	q->shards = NULL;
+	/*
+	 * Filters first: they can point at classes (and a class's filters
+	 * at other classes), so no class may go before every block is gone.
+	 */
+	tcf_block_put(q->block);
+	q->block = NULL;
+	for (i = 0; i < q->clhash.hashsize; i++) {
+		hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
+			tcf_block_put(cl->block);
+			cl->block = NULL;
+		}
+	}
+	for (i = 0; i < q->clhash.hashsize; i++) {
+		hlist_for_each_entry_safe(cl, next, &q->clhash.hash[i],
+					  common.hnode)
+			htbx_destroy_class(sch, cl);
+	}
+	qdisc_class_hash_destroy(&q->clhash);
+	__qdisc_reset_queue(&q->txq.direct_queue);
+}
+
+static int htbx_shard_init(struct Qdisc *sch, struct nlattr *opt,
+			   struct netlink_ext_ack *extack)
+{
+	htbx_txq_init(qdisc_priv(sch), sch);
+	return 0;
+}
+
+/* A queue's qdisc goes (its root is replaced or deleted, or the device). */
+static void htbx_shard_destroy(struct Qdisc *sch)
+{
+	struct htbx_txq *t = qdisc_priv(sch);
+	struct htbx_sched *q;
+
+	cancel_work_sync(&t->work);
+	qdisc_watchdog_cancel(&t->watchdog);
+	if (t->root) {
+		q = qdisc_priv(t->root);
+		q->shards[t->idx] = NULL;
+	}
+	__qdisc_reset_queue(&t->direct_queue);
+}
+
+static const struct Qdisc_class_ops htbx_class_ops = {
+	.graft		=	htbx_graft,
+	.leaf		=	htbx_leaf,
+	.qlen_notify	=	htbx_qlen_notify,
+	.find		=	htbx_search,
+	.change		=	htbx_change_class,
+	.delete		=	htbx_class_delete_op(htbx_delete),
+	.walk		=	htbx_walk,
+	.tcf_block	=	htbx_tcf_block,
+	.bind_tcf	=	htbx_bind_filter,
+	.unbind_tcf	=	htbx_unbind_filter,
+	.dump		=	htbx_dump_class,
+	.dump_stats	=	htbx_dump_class_stats,
+};
+
+/* mq mode: a TX queue's qdisc (not registered: made by htbx_mq_init) */
+static struct Qdisc_ops htbx_txq_ops = {
+	.id		=	"htbx_txq",
+	.priv_size	=	sizeof(struct htbx_txq),
+	.enqueue	=	htbx_shard_enqueue,
+	.dequeue	=	htbx_shard_dequeue,
+	.peek		=	qdisc_peek_dequeued,
+	.init		=	htbx_shard_init,
+	.reset		=	htbx_shard_reset,
+	.destroy	=	htbx_shard_destroy,
+	.owner		=	THIS_MODULE,
+};
+
+static struct Qdisc_ops htbx_qdisc_ops __read_mostly = {
+	.cl_ops		=	&htbx_class_ops,
+	.id		=	"htbx",
+	.priv_size	=	sizeof(struct htbx_sched),
+	.enqueue	=	htbx_enqueue,
+	.dequeue	=	htbx_dequeue,
+	.peek		=	qdisc_peek_dequeued,
+	.init		=	htbx_init,
+	.reset		=	htbx_reset,
+	.destroy	=	htbx_destroy,
+	.change		=	htbx_change,
+	.attach		=	htbx_attach,
+	.dump		=	htbx_dump,
+	.owner		=	THIS_MODULE,
+};
+MODULE_ALIAS_NET_SCH("htbx");
+
+static int __init htbx_module_init(void)
+{
+	return register_qdisc(&htbx_qdisc_ops);
+}
+
+static void __exit htbx_module_exit(void)
+{
+	unregister_qdisc(&htbx_qdisc_ops);
+}
+
+module_init(htbx_module_init);
+module_exit(htbx_module_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Hierarchical Token Bucket with a nanosecond clock (htbx)");
+MODULE_VERSION(HTBX_MODULE_VERSION);
+/* what this kernel lacks that htbx would use (compat.h), for modinfo */
+MODULE_INFO(compat, HTBX_COMPAT_MISSING);

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compat.h - the newer kernel APIs sch_htbx.c uses, for older kernels.
+ * compat.h - the newer kernel APIs the module uses, for older kernels.
  *
  * Force-included before every source file (see Kbuild). Each shim is
  * gated on an HTBX_COMPAT_HAVE_* define that compat/Kbuild.include sets
  * by probing the target kernel's headers, and names the mainline release
  * that introduced the API; a shim goes away when the oldest supported
- * kernel has the API. sch_htbx.c itself is written against the newest API
+ * kernel has the API. The module itself is written against the newest API
  * and never tests a kernel version.
  */
 #ifndef _HTBX_COMPAT_H
@@ -65,7 +65,7 @@ static inline void htbx_extack_msg(struct netlink_ext_ack *dst,
  * filters that resolve to a class, kept in Qdisc_class_common (present in
  * Debian's 6.12.117, absent in 6.1.192). Without it, struct htbx_class
  * carries the counter itself (HTBX_COMPAT_CLASS_FILTER_CNT); the macros are
- * expanded in sch_htbx.c, where struct htbx_class is known.
+ * expanded in sch_htbx_main.c, where struct htbx_class is known.
  */
 #ifndef HTBX_COMPAT_HAVE_QDISC_CLASS_IN_USE
 #define HTBX_COMPAT_CLASS_FILTER_CNT

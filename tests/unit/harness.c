@@ -1,85 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* harness.c - the core's hooks, virtual link, class helpers, invariant checks. */
+/* harness.c - virtual link, class helpers, invariant checks (hooks: htbx_hooks.h). */
 #define HARNESS_NO_WRAP
 #include "harness.h"
 
 unsigned long kshim_warnings;
 /* per thread: tsan_mq.c runs one core per thread */
-static __thread u64 harness_leaf_calls;
+__thread u64 harness_leaf_calls;
 
 void *harness_dequeue(struct htbx_core *q, u64 now)
 {
 	harness_leaf_calls = 0;
 	return htbx_core_dequeue(q, now);
-}
-
-/* ---- the hooks of htbx_core.h ---- */
-
-void *htbx_leaf_dequeue(struct htbx_cls *cl)
-{
-	struct tcls *t = to_tcls(cl);
-	enum treenter re = t->reenter;
-
-	if (++harness_leaf_calls > HARNESS_MAX_LEAF_CALLS) {
-		fprintf(stderr, "htbx_leaf_dequeue: %llu calls in one dequeue\n",
-			(unsigned long long)harness_leaf_calls);
-		abort();
-	}
-	if (re == RE_RANDOM)
-		re = (enum treenter)((t->seq * 2654435761u >> 7) % RE_RANDOM);
-	if (!t->qlen || t->nonwc)
-		return NULL;
-	switch (re) {
-	case RE_DEACT_NULL:
-		t->seq++;
-		htbx_core_deactivate(t->core, cl);
-		return NULL;
-	case RE_DROP_ALL:
-		t->drops += t->qlen;
-		t->qlen = 0;
-		t->seq++;
-		htbx_core_deactivate(t->core, cl);
-		return NULL;
-	case RE_DROP_REST:
-		t->drops += t->qlen - 1;
-		t->qlen = 0;
-		htbx_core_deactivate(t->core, cl);
-		break;
-	default:
-		t->qlen--;
-		break;
-	}
-	t->pkt.len = t->pattern ? t->pattern(t, t->seq) : t->len;
-	t->pkt.owner = t;
-	t->seq++;
-	return &t->pkt;
-}
-
-u32 htbx_pkt_len(const void *pkt)
-{
-	return ((const struct tpkt *)pkt)->len;
-}
-
-u32 htbx_pkt_segs(const void *pkt)
-{
-	u32 segs = ((const struct tpkt *)pkt)->owner->segs;
-
-	return segs ? segs : 1;
-}
-
-u32 htbx_leaf_qlen(const struct htbx_cls *cl)
-{
-	u64 q = to_tcls(cl)->qlen;
-
-	return q > U32_MAX ? U32_MAX : (u32)q;
-}
-
-void htbx_cls_sent(struct htbx_cls *cl, u32 len, u32 segs)
-{
-	struct tcls *t = to_tcls(cl);
-
-	t->bytes += len;
-	t->packets += segs;
 }
 
 void sim_init(struct sim *s, u64 link)

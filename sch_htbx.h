@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The structures of the qdisc glue (sch_htbx_main.c) that the core's
+ * kernel hooks (include/htbx_hooks.h) read too: a class, its part on each
+ * TX queue, a queue's scheduler and the qdisc.
+ */
+#ifndef _SCH_HTBX_H
+#define _SCH_HTBX_H
+
+#include <linux/types.h>
+#include <linux/netdevice.h>
+#include <linux/workqueue.h>
+#include <net/sch_generic.h>
+#include <net/gen_stats.h>
+
+#include "htbx_core.h"
+
+/* Class parameters as the user gave them; 0 means "derive" where allowed. */
+struct htbx_params {
+	u64	rate;
+	u64	ceil;
+	u32	burst;
+	u32	cburst;
+	u32	quantum;
+	u32	prio;
+	u32	mtu;
+	u32	mpu;
+	s32	overhead;
+	u8	linklayer;
+};
+
+struct htbx_txq;
+
+/*
+ * A class on one TX queue: the core's node, the leaf queue and what was
+ * sent from it. A class has one; in mq mode one per queue (p, then mqp).
+ */
+struct htbx_part {
+	/*
+	 * What the class sent, one count per mode: bstats in single-queue
+	 * mode (unused in mq mode); in mq mode cpu_bstats, the class's
+	 * per-CPU count (a part does not know its class, so each holds a
+	 * copy of cl->cpu_bstats). bstats, leaf and txq are read or written
+	 * for every packet at every level, as are the first 160 bytes of
+	 * cls: together the part's first three cache lines.
+	 */
+	struct gnet_stats_basic_sync bstats;
+	struct Qdisc		*leaf;		/* NULL for inner classes */
+	struct htbx_txq		*txq;		/* mq: the queue's scheduler */
+	struct htbx_cls		cls;		/* scheduler state, owned by the core */
+	struct htbx_bstats_cpu __percpu *cpu_bstats;
+	u32			drops;		/* enqueue drops */
+	/* mq: what of the leaf's counts the queue's qdisc holds */
+	u32			qlen_seen;
+	u32			backlog_seen;
+} ____cacheline_aligned;
+
+struct htbx_class {
+	struct Qdisc_class_common common;
+	struct htbx_part	p;		/* on the qdisc's queue, or queue 0 */
+	struct htbx_class	*parent;
+	struct htbx_params	params;		/* as configured */
+
+	struct tcf_proto __rcu	*filter_list;	/* filters at this class */
+	struct tcf_block	*block;
+#ifdef HTBX_COMPAT_CLASS_FILTER_CNT
+	unsigned int		filter_cnt;	/* see qdisc_class_in_use() */
+#endif
+	struct net_rate_estimator __rcu *rate_est;
+
+	/* mq mode */
+	struct htbx_bstats_cpu __percpu *cpu_bstats;	/* what its parts sent */
+	struct htbx_part	*mqp;		/* on queues 1 .. nq - 1 */
+	struct htbx_bucket	*bucket;	/* shared by the parts' nodes */
+	struct nlattr		*leaf_opt;	/* the options its copies have */
+};
+
+/*
+ * What one TX queue runs: the scheduler, its timer and the direct queue.
+ * The qdisc has one; in mq mode each TX queue has its own, as the private
+ * data of a queue's qdisc (htbx_txq_ops), and the qdisc itself only holds
+ * the classes, filters and configuration.
+ */
+struct htbx_txq {
+	struct htbx_core	core;
+	struct qdisc_watchdog	watchdog;
+	struct work_struct	work;		/* event budget ran out */
+	struct qdisc_skb_head	direct_queue;	/* unclassified traffic */
+	u64			direct_pkts;
+	struct Qdisc		*sch;		/* whose qlen counts its packets */
+	struct Qdisc		*root;		/* the htbx qdisc (NULL: gone) */
+	unsigned int		idx;		/* its part of every class */
+};
+
+struct htbx_sched {
+	struct Qdisc_class_hash	clhash;
+	struct htbx_txq		txq;		/* not in mq mode */
+
+	struct tcf_proto __rcu	*filter_list;	/* filters at the qdisc */
+	struct tcf_block	*block;
+
+	u32			defcls;		/* minor id of the default class */
+	struct htbx_class	*defcl;		/* the class it names, if any */
+	u32			r2q;
+	u32			direct_qlen;	/* limit of direct_queue */
+
+	/* mq mode: one qdisc per TX queue, grafted by htbx_attach() */
+	bool			mq;
+	unsigned int		nq;		/* parts per class */
+	struct Qdisc		**shards;	/* [nq], htbx_txq_ops */
+	bool			attached;	/* the TX queues hold them */
+	struct delayed_work	leaf_sync;	/* htbx_leaf_sync_work() */
+};
+
+static inline struct htbx_part *htbx_part_of(const struct htbx_cls *c)
+{
+	return container_of(c, struct htbx_part, cls);
+}
+
+/* Class @cl on queue @i (0 without mq). */
+static inline struct htbx_part *htbx_part(struct htbx_class *cl,
+					  unsigned int i)
+{
+	return i ? &cl->mqp[i - 1] : &cl->p;
+}
+
+/* The scheduler of queue @i (0 without mq). */
+static inline struct htbx_txq *htbx_txq_at(struct htbx_sched *q,
+					   unsigned int i)
+{
+	return q->mq ? qdisc_priv(q->shards[i]) : &q->txq;
+}
+
+static inline bool htbx_is_leaf(const struct htbx_class *cl)
+{
+	return !cl->p.cls.children;
+}
+
+/* mq: the hook htbx_leaf_dequeue() on a queue's part (sch_htbx_main.c) */
+void *htbx_mq_leaf_dequeue(struct htbx_part *p);
+
+#endif /* _SCH_HTBX_H */
