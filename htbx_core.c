@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The scheduling core of htbx; htbx_core.h has its API, the hooks it calls
- * and which of them may re-enter it.
+ * and which of them may re-enter it. What mq mode shares between the
+ * queues' cores is htbx_share.c's: the core calls it only for a node
+ * whose tokens are shared (cl->sh), behind one inline test.
  */
 #include "htbx_core.h"
+#include "htbx_share.h"
 #include "htbx_hooks.h"	/* the build's own: see "Hooks" in htbx_core.h */
 
 
@@ -54,15 +57,6 @@
  * is either gone from the rings or rotated away, so each retry makes
  * progress.
  */
-
-/*
- * Debt beyond what the current packet causes is cut at HTBX_MBUFFER (an
- * ancestor above the lending level can be charged while in debt, as in
- * HTB). Token values stay within +-HTBX_TOKENS_MAX and idle time is
- * credited up to HTBX_TOKENS_MAX, so no sum of two of them overflows.
- */
-#define HTBX_MBUFFER		(60LL * (s64)HTBX_NSEC_PER_SEC)
-#define HTBX_TOKENS_MAX		(1LL << 62)
 
 /* ---- event queue: an intrusive pairing heap keyed by ns ---- */
 
@@ -231,72 +225,6 @@ static s64 htbx_debit(s64 toks, u64 cost)
 	return max_t(s64, t, -HTBX_TOKENS_MAX);
 }
 
-/* ---- mq mode: buckets shared by the queues (htbx_core.h) ---- */
-
-/* The tokens of bucket word @v at @now, at most @buffer. */
-static s64 htbx_bucket_toks(const atomic64_t *v, u64 now, s64 buffer)
-{
-	s64 t = (s64)now - atomic64_read(v);
-
-	t = min_t(s64, t, buffer);
-	return max_t(s64, t, -HTBX_TOKENS_MAX);
-}
-
-/*
- * Charge @cost ns to bucket word @v at @now, debt cut as htbx_debit cuts
- * it; returns the tokens left. Lock-free: other queues charge the same
- * word.
- */
-static s64 htbx_bucket_charge(atomic64_t *v, u64 now, s64 buffer, u64 cost)
-{
-	s64 c = (s64)min_t(u64, cost, (u64)HTBX_TOKENS_MAX);
-	s64 old = atomic64_read(v), nv;
-
-	do {
-		nv = max_t(s64, old, (s64)now - buffer);
-		nv = min_t(s64, nv, (s64)now + HTBX_MBUFFER) + c;
-	} while (!atomic64_try_cmpxchg(v, &old, nv));
-	return max_t(s64, (s64)now - nv, -HTBX_TOKENS_MAX);
-}
-
-/* mq: this node's tokens as the shared buckets have them at @now. */
-static void htbx_sync(struct htbx_cls *cl, u64 now)
-{
-	cl->tokens = htbx_bucket_toks(&cl->sh->rate, now, cl->buffer);
-	cl->ctokens = htbx_bucket_toks(&cl->sh->ceil, now, cl->cbuffer);
-	cl->t_c = now;
-}
-
-/* Bucket word @v: an empty time no earlier than @floor. */
-static void htbx_bucket_raise(atomic64_t *v, s64 floor)
-{
-	s64 old = atomic64_read(v);
-
-	while (old < floor && !atomic64_try_cmpxchg(v, &old, floor))
-		;
-}
-
-/*
- * mq: the buckets hold no more than @cl's tokens at @now. A change may
- * grow the buffers, and an empty time further back than the tokens the
- * class had would credit its idle time up to the new burst at once;
- * single-queue htbx keeps the tokens it had, capped at the old burst.
- */
-static void htbx_bucket_hold(struct htbx_bucket *b, const struct htbx_cls *cl,
-			     u64 now)
-{
-	htbx_bucket_raise(&b->rate, (s64)now - cl->tokens);
-	htbx_bucket_raise(&b->ceil, (s64)now - cl->ctokens);
-}
-
-void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
-		      u64 now)
-{
-	atomic64_set(&b->rate, (s64)now - cl->buffer);
-	atomic64_set(&b->ceil, (s64)now - cl->cbuffer);
-	b->quantum = cl->cfg.quantum;
-}
-
 static u64 htbx_key(u64 now, s64 wait)
 {
 	u64 k = now + (u64)wait;
@@ -354,70 +282,11 @@ static void htbx_row_del(struct htbx_core *q, struct htbx_cls *cl,
 		q->level_mask &= ~BIT(cl->level);
 }
 
-/*
- * mq: make the shared bucket's counts say what this node's prio_activity
- * says: for a leaf, active or not (its copies share its rate: nactive);
- * for an inner class, at which prios its children borrow (demand). Called
- * wherever a node's activity changes.
- */
-static void __htbx_publish(struct htbx_cls *cl)
-{
-	bool active = !cl->level && cl->prio_activity;
-	unsigned long want, diff;
-	int prio;
-
-	if (active != cl->pub_active) {
-		if (active) {
-			/* no credit for the time it was idle */
-			cl->vfin = max_t(u64, cl->vfin,
-					 atomic64_read(&cl->sh->vsent));
-			atomic_inc(&cl->sh->nactive);
-		} else {
-			atomic_dec(&cl->sh->nactive);
-		}
-		cl->pub_active = active;
-	}
-	want = cl->level ? cl->prio_activity : 0;
-	for (diff = want ^ cl->published; diff; diff &= diff - 1) {
-		prio = __ffs(diff);
-		if (want & BIT(prio))
-			atomic_inc(&cl->sh->demand[prio]);
-		else
-			atomic_dec(&cl->sh->demand[prio]);
-	}
-	cl->published = want;
-}
-
-/* Single-queue nodes have no bucket: the test inline, per level. */
+/* mq: a node's activity is published; single queue pays the test only. */
 static inline void htbx_publish(struct htbx_cls *cl)
 {
 	if (unlikely(cl->sh))
-		__htbx_publish(cl);
-}
-
-/*
- * mq: node @cl joins (@in) or leaves its parent's feed at @prio: the
- * class is counted in the parent's xw while any of its nodes is in a feed
- * of the parent's. The first node in adds the class's quantum, the last
- * one out takes it away; the atomics order them (the one that reads 1 -> 0
- * sees what the one that read 0 -> 1 added), and b->quantum changes only
- * with every queue's lock held (htbx_core_change), so the two agree.
- */
-static void htbx_feed_count(struct htbx_cls *cl, int prio, bool in)
-{
-	struct htbx_bucket *b = cl->sh, *pb = cl->parent->sh;
-
-	if (in == !!(cl->infeed & BIT(prio)))
-		return;
-	if (in) {
-		cl->infeed |= BIT(prio);
-		if (atomic_inc_return(&b->infeed[prio]) == 1)
-			atomic64_add(READ_ONCE(b->quantum), &pb->xw[prio]);
-	} else {
-		cl->infeed &= ~BIT(prio);
-		if (atomic_dec_return(&b->infeed[prio]) == 0)
-			atomic64_sub(READ_ONCE(b->quantum), &pb->xw[prio]);
-	}
+		htbx_share_publish(cl);
 }
 
 /*
@@ -433,13 +302,13 @@ static void htbx_activate_prios(struct htbx_core *q,
 	int prio;
 
 	while (cl->cmode == HTBX_MAY_BORROW && p && m) {
+		if (unlikely(cl->sh))
+			htbx_share_feed(cl, m, true);
 		for (todo = m; todo; todo &= todo - 1) {
 			prio = __ffs(todo);
 			if (p->feed[prio].n)
 				m &= ~BIT(prio);	/* p already active */
 			htbx_ring_add(&p->feed[prio], cl, prio);
-			if (unlikely(cl->sh))
-				htbx_feed_count(cl, prio, true);
 		}
 		p->prio_activity |= m;
 		htbx_publish(p);
@@ -459,12 +328,12 @@ static void htbx_deactivate_prios(struct htbx_core *q,
 	int prio;
 
 	while (cl->cmode == HTBX_MAY_BORROW && p && m) {
+		if (unlikely(cl->sh))
+			htbx_share_feed(cl, m, false);
 		gone = 0;
 		for (todo = m; todo; todo &= todo - 1) {
 			prio = __ffs(todo);
 			htbx_ring_del(&p->feed[prio], cl, prio);
-			if (unlikely(cl->sh))
-				htbx_feed_count(cl, prio, false);
 			if (!p->feed[prio].n)
 				gone |= BIT(prio);
 		}
@@ -520,7 +389,7 @@ static void htbx_update_mode(struct htbx_core *q, struct htbx_cls *cl,
 	s64 wait;
 
 	if (cl->sh)
-		htbx_sync(cl, now);
+		htbx_share_sync(cl, now);
 	htbx_change_mode(q, cl, htbx_diff(cl, now), &wait);
 	htbx_pq_remove(q, cl);
 	if (cl->cmode != HTBX_CAN_SEND)
@@ -550,10 +419,9 @@ static void htbx_cls_rest(struct htbx_cls *cl, u64 now)
 	int i;
 
 	cl->prio_activity = 0;
-	htbx_publish(cl);
+	if (unlikely(cl->sh))
+		htbx_share_rest(cl);
 	for (i = 0; i < HTBX_CORE_NUMPRIO; i++) {
-		if (cl->infeed & BIT(i))
-			htbx_feed_count(cl, i, false);
 		INIT_LIST_HEAD(&cl->ring_node[i]);
 		htbx_ring_init(&cl->feed[i]);
 	}
@@ -579,6 +447,7 @@ void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg)
 	cl->cfg = *cfg;
 	htbx_cls_apply(cl, cfg);
 	cl->parent = NULL;
+	/* mq: no bucket until the glue gives the node one, nothing shared */
 	cl->sh = NULL;
 	cl->published = 0;
 	cl->pub_active = false;
@@ -780,23 +649,10 @@ void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
 {
 	int act = cl->prio_activity;
 	s64 diff;
-	int prio;
 
 	if (cl->sh)
-		htbx_sync(cl, now);
+		htbx_share_change(cl, cfg->quantum, now);
 	diff = htbx_diff(cl, now);
-	/*
-	 * mq: the quantum the parent counts for this class, changed once
-	 * (on the first queue's node; every queue's lock is held).
-	 */
-	if (cl->sh && cl->sh->quantum != cfg->quantum) {
-		for (prio = 0; prio < HTBX_CORE_NUMPRIO && cl->parent; prio++)
-			if (atomic_read(&cl->sh->infeed[prio]))
-				atomic64_add((s64)cfg->quantum -
-					     (s64)cl->sh->quantum,
-					     &cl->parent->sh->xw[prio]);
-		WRITE_ONCE(cl->sh->quantum, cfg->quantum);
-	}
 
 	if (act && cl->cmode != HTBX_CANT_SEND)
 		htbx_deactivate_prios(q, cl);
@@ -807,7 +663,7 @@ void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
 	cl->tokens = min_t(s64, cl->tokens, cl->buffer);
 	cl->ctokens = min_t(s64, cl->ctokens, cl->cbuffer);
 	if (cl->sh)
-		htbx_bucket_hold(cl->sh, cl, now);
+		htbx_share_hold(cl, now);
 	if (act && !cl->level)
 		act = BIT(cfg->prio);
 	/* inactive while the mode is re-evaluated */
@@ -872,147 +728,6 @@ static u32 htbx_giants(u32 segs, u32 len, u32 mtu)
 }
 
 /*
- * mq: leaf @x sent @len bytes on its own rate: advance the class's virtual
- * time by len and x's node's by len times the queues x is active on, so
- * a node that takes more than its part of x's rate runs ahead. Its lead
- * is kept under HTBX_VLEAD bytes per active queue, and so is its lag: a
- * queue that sent alone while the others had packets but sent none (held
- * back by their leaves) does not owe them more than that when they
- * start, and one that was starved and leaves does not leave the others
- * owing it more.
- */
-#define HTBX_VLEAD	(2 * 1514)
-
-/* @x kept within @lim of @v either way (wrap-safe). */
-static u64 htbx_vclamp(u64 x, u64 v, s64 lim)
-{
-	if ((s64)(x - v) > lim)
-		return v + lim;
-	if ((s64)(v - x) > lim)
-		return v - lim;
-	return x;
-}
-
-static void htbx_vtime(struct htbx_cls *x, u64 len)
-{
-	u64 v = atomic64_add_return(len, &x->sh->vsent);
-	u64 n = max_t(int, atomic_read(&x->sh->nactive), 1);
-	u64 lim = n * HTBX_VLEAD;
-
-	/* lead and lag both bounded: see the comment above */
-	x->vfin = htbx_vclamp(x->vfin + len * n, v, (s64)lim);
-}
-
-/*
- * mq: how much faster than its parent's feed at @prio the virtual time of
- * class @c runs (@node false) or that of c's node (@node true, leaves
- * only), 16.16 fixed point. The class's part of the parent's excess is
- * its quantum over the quanta of all children counted in the feed (xw);
- * a leaf's nodes that are in one (infeed) share its part equally, as
- * they share its rate (htbx_vtime). An inner class's nodes have no part
- * of their own: what each gets follows from its children's parts. At
- * least 1.0 (a count another queue is changing may be read half-done);
- * at most 2^16 (a part of 2^-16), so len * factor cannot overflow.
- */
-static u64 htbx_xfactor(const struct htbx_cls *c, int prio, bool node)
-{
-	u64 qn = max_t(u32, READ_ONCE(c->sh->quantum), 1);
-	u64 w = (u64)atomic64_read(&c->parent->sh->xw[prio]);
-	u64 n = 1;
-
-	if (node)
-		n = (u64)max_t(int, atomic_read(&c->sh->infeed[prio]), 1);
-	w = clamp_t(u64, w, qn, U32_MAX);
-	n = min_t(u64, n, 1U << 14);
-	return min_t(u64, div64_u64((w * n) << 16, qn), 1ULL << 32);
-}
-
-/*
- * mq: how far, in bytes of its own, class @c may run ahead of or behind
- * its part of a parent's excess: its quantum (what DRR lets a class send
- * in one turn and keep as deficit), at least 2 MTU. With TCP's 64 KB GSO
- * packets and quanta that large, less would forget most of a packet at
- * every charge and bend unequal quanta towards one packet each.
- */
-static u64 htbx_xlead(const struct htbx_cls *c)
-{
-	return clamp_t(u64, READ_ONCE(c->sh->quantum), HTBX_VLEAD, 1U << 24);
-}
-
-/*
- * mq: node @c borrowed @len bytes through its parent's feed at @prio.
- * The feed's virtual time (the parent's xsent) grows by len, the class's
- * (its bucket's xfin) by len times the class's factor, so a class that
- * took more than its part of the excess on all queues runs ahead; a
- * leaf's node keeps one more, among the leaf's nodes. As in htbx_vtime,
- * lead and lag are kept within a bound (htbx_xlead) in bytes of the
- * class's (node's) own, which also makes up for time spent out of the
- * feed (sending on its own rate, or idle). The class's clamp is one
- * try: a queue that loses the race to another leaves it to that one.
- */
-static void htbx_xtime(struct htbx_cls *c, int prio, u64 len)
-{
-	atomic64_t *cf = &c->sh->xfin[prio];
-	u64 v = atomic64_add_return(len, &c->parent->sh->xsent[prio]);
-	u64 f = htbx_xfactor(c, prio, false), lead = htbx_xlead(c);
-	s64 old, nx;
-
-	old = atomic64_add_return((len * f) >> 16, cf);
-	nx = htbx_vclamp(old, v, (lead * f) >> 16);
-	if (nx != old)
-		atomic64_try_cmpxchg(cf, &old, nx);
-	if (c->level)
-		return;
-	f = htbx_xfactor(c, prio, true);
-	c->xfin = htbx_vclamp(c->xfin + ((len * f) >> 16), v,
-			      (lead * f) >> 16);
-}
-
-/*
- * mq: class @c, or its node if c is a leaf, took more of its parent's
- * excess than its part, by more than half the lead.
- */
-static bool htbx_xahead(const struct htbx_cls *c, int prio)
-{
-	u64 v = (u64)atomic64_read(&c->parent->sh->xsent[prio]);
-	u64 f = htbx_xfactor(c, prio, false), lead = htbx_xlead(c);
-
-	if ((s64)(atomic64_read(&c->sh->xfin[prio]) - v) >
-	    (s64)((lead * f) >> 17))
-		return true;
-	if (c->level)
-		return false;
-	f = htbx_xfactor(c, prio, true);
-	return (s64)(c->xfin - v) > (s64)((lead * f) >> 17);
-}
-
-/* htbx_charge's step for a node @c whose buckets are shared (mq mode). */
-static void htbx_charge_shared(struct htbx_cls *c, int level, int prio,
-			       u32 len, u64 wire, u64 now)
-{
-	if (c->level >= level) {
-		if (c->level == level)
-			c->lends++;
-		if (!c->level)	/* so level is 0: on its own rate */
-			htbx_vtime(c, wire);
-		c->tokens = htbx_bucket_charge(&c->sh->rate, now, c->buffer,
-					       htbx_xmit_ns_r(c->cfg.rate,
-							      c->rate_recip,
-							      wire,
-							      &c->rate_rem));
-	} else {
-		c->borrows++;
-		htbx_xtime(c, prio, len);
-		c->tokens = htbx_bucket_toks(&c->sh->rate, now, c->buffer);
-	}
-	c->ctokens = htbx_bucket_charge(&c->sh->ceil, now, c->cbuffer,
-					htbx_xmit_ns_r(c->cfg.ceil,
-						       c->ceil_recip, wire,
-						       &c->ceil_rem));
-	c->t_c = now;
-}
-
-/*
  * Account @pkt (@len bytes) sent by @leaf from row @level at @prio on
  * every ancestor.
  */
@@ -1030,7 +745,7 @@ static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
 	for (c = leaf; c; c = c->parent) {
 		wire = htbx_wire_len(&c->cfg.len, len);
 		if (unlikely(c->sh)) {
-			htbx_charge_shared(c, level, prio, len, wire, now);
+			htbx_share_charge(c, level, prio, len, wire, now);
 			goto mode;
 		}
 		diff = htbx_diff(c, now);
@@ -1085,7 +800,7 @@ static bool htbx_path_stale(struct htbx_core *q, struct htbx_cls **path,
 
 	for (i = 0; i < depth; i++) {
 		c = path[i];
-		htbx_sync(c, now);
+		htbx_share_sync(c, now);
 		if (htbx_class_mode(c, 0, &wait) == c->cmode)
 			continue;
 		htbx_update_mode(q, c, now);
@@ -1097,59 +812,10 @@ static bool htbx_path_stale(struct htbx_core *q, struct htbx_cls **path,
 }
 
 /*
- * mq: x, a row member, has at most half its burst unspent; *@at is when
- * its tokens could reach half. Only then may a queue hold back from
- * sending through it (htbx_yield): a queue that is taking x's tokens
- * keeps them below half; one that is not (a leaf holding packets back, a
- * queue the driver stopped) lets them pile up, and then any queue takes
- * what is above half.
- */
-static bool htbx_short(const struct htbx_cls *x, u64 now, u64 *at)
-{
-	s64 wait = x->buffer / 2 - x->tokens;
-
-	if (wait <= 0)
-		return false;
-	*at = now + max_t(s64, wait, 1000);
-	return true;
-}
-
-/*
- * mq: x being short (htbx_short), who on @path (row member first, down
- * the feeds to a leaf) should let the other queues go first at @prio?
- * 0: the row member, because another queue has children of x borrowing
- * at a lower prio (single-queue HTB would serve those first; x above
- * level 0), or x is a leaf whose node on this queue is ahead of its
- * nodes on the others (htbx_vtime: the copies of one leaf share its
- * rate); i > 0: path[i], which took more than its part of its parent's
- * excess (htbx_xtime: the parent's excess goes by quantum across
- * queues); -1: nobody.
- */
-static int htbx_yield(struct htbx_cls **path, int depth, int prio)
-{
-	const struct htbx_cls *x = path[0];
-	int p, n, i;
-
-	for (p = 0; p < prio && x->level; p++)
-		if (atomic_read(&x->sh->demand[p]) >
-		    !!(x->published & BIT(p)))
-			return 0;
-	if (!x->level) {
-		n = atomic_read(&x->sh->nactive);
-		return n > 1 && x->vfin > (u64)atomic64_read(&x->sh->vsent) +
-					  (u64)n * HTBX_VLEAD / 2 ? 0 : -1;
-	}
-	for (i = 1; i < depth; i++)
-		if (htbx_xahead(path[i], prio))
-			return i;
-	return -1;
-}
-
-/*
- * mq: path[@i] yields (htbx_yield): move it behind its ring mates. When
- * every member of its parent's feed on this queue yielded in a row
- * (@skips[i] counts them), the parent yields in its own parent's feed,
- * and so on up to the row, whose members yield at most once round
+ * mq: path[@i] yields (htbx_share_yield): move it behind its ring
+ * mates. When every member of its parent's feed on this queue yielded in
+ * a row (@skips[i] counts them), the parent yields in its own parent's
+ * feed, and so on up to the row, whose members yield at most once round
  * (@skips[0]). False when the whole row yielded: nothing to send here.
  */
 static bool htbx_skip(struct htbx_core *q, int level, int prio,
@@ -1198,22 +864,23 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 		if (!depth)
 			return NULL;
 		leaf = path[depth - 1];
-		if (unlikely(path[0]->sh) &&
-		    htbx_path_stale(q, path, depth, now)) {
-			if (tries++ >= HTBX_MAX_TRIES)
-				return NULL;
-			continue;
-		}
-		i = -1;
-		if (unlikely(path[0]->sh) && htbx_short(path[0], now, &at))
-			i = htbx_yield(path, depth, prio);
-		if (unlikely(i >= 0)) {
-			if (!q->poll || at < q->poll)
-				q->poll = at;
-			if (tries++ >= HTBX_MAX_TRIES ||
-			    !htbx_skip(q, level, prio, path, i, skips))
-				return NULL;
-			continue;
+		if (unlikely(path[0]->sh)) {
+			/* mq: modes re-read, and the other queues asked */
+			if (htbx_path_stale(q, path, depth, now)) {
+				if (tries++ >= HTBX_MAX_TRIES)
+					return NULL;
+				continue;
+			}
+			i = htbx_share_yield(path, depth, prio, now, &at);
+			if (i >= 0) {
+				if (!q->poll || at < q->poll)
+					q->poll = at;
+				if (tries++ >= HTBX_MAX_TRIES ||
+				    !htbx_skip(q, level, prio, path, i,
+					       skips))
+					return NULL;
+				continue;
+			}
 		}
 		if (unlikely(!htbx_leaf_qlen(leaf))) {
 			/* emptied behind our back: leaves the rings */
@@ -1292,7 +959,7 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 		cl = htbx_pq_first(q);
 		htbx_pq_remove(q, cl);
 		if (cl->sh)
-			htbx_sync(cl, now);
+			htbx_share_sync(cl, now);
 		htbx_change_mode(q, cl, htbx_diff(cl, now), &wait);
 		if (cl->cmode != HTBX_CAN_SEND)
 			htbx_pq_insert(q, cl, htbx_key(now, wait));
@@ -1389,11 +1056,12 @@ void htbx_core_init(struct htbx_core *q)
  */
 int htbx_core_mode(const struct htbx_cls *cl, u64 now, s64 *wait)
 {
-	if (cl->sh)
-		return htbx_mode_of(htbx_bucket_toks(&cl->sh->rate, now,
-						     cl->buffer),
-				    htbx_bucket_toks(&cl->sh->ceil, now,
-						     cl->cbuffer), wait);
+	s64 toks, ctoks;
+
+	if (cl->sh) {
+		htbx_share_toks(cl, now, &toks, &ctoks);
+		return htbx_mode_of(toks, ctoks, wait);
+	}
 	return htbx_class_mode(cl, htbx_diff(cl, now), wait);
 }
 

@@ -31,6 +31,15 @@
 #define HTBX_CORE_NUMPRIO	8	/* == HTBX_NUMPRIO */
 #define HTBX_EVENT_BUDGET	64	/* events handled per dequeue call */
 
+/*
+ * Debt beyond what the current packet causes is cut at HTBX_MBUFFER (an
+ * ancestor above the lending level can be charged while in debt, as in
+ * HTB). Token values stay within +-HTBX_TOKENS_MAX and idle time is
+ * credited up to HTBX_TOKENS_MAX, so no sum of two of them overflows.
+ */
+#define HTBX_MBUFFER		(60LL * (s64)HTBX_NSEC_PER_SEC)
+#define HTBX_TOKENS_MAX		(1LL << 62)
+
 /* A validated class configuration, in core units. */
 struct htbx_cfg {
 	u64	rate;		/* bytes/s, 1 .. HTBX_MAX_RATE */
@@ -45,50 +54,8 @@ struct htbx_cfg {
 
 struct htbx_cls;
 
-/*
- * mq mode: a class's two token buckets, shared by its nodes on every TX
- * queue (one htbx_core per queue). Each is kept as its "empty time" v:
- * the tokens at now are min(buffer, now - v); a charge of c ns is
- * v = max(v, now - buffer) + c, one cmpxchg on one word. v only grows
- * between charges, so a mode computed from it is never too optimistic
- * for long: a node re-reads it before it sends (htbx_core.c).
- */
-struct htbx_bucket {
-	atomic64_t		rate;	/* ns, s64 */
-	atomic64_t		ceil;
-	/*
-	 * Inner class: for each prio, how many queues have children
-	 * borrowing from it at that prio (its node's prio_activity, as
-	 * published). Changed when a node's activity changes, never per
-	 * packet; zero when the bucket is made (kzalloc), kept by
-	 * htbx_bucket_fill.
-	 */
-	atomic_t		demand[HTBX_CORE_NUMPRIO];
-	/*
-	 * Fairness among the queues of one leaf class: how many of its
-	 * nodes are active, and the bytes it sent on its own rate on all
-	 * queues ("virtual time"; a node's vfin runs nactive times faster
-	 * while it sends, so a node ahead of the others is ahead of this).
-	 */
-	atomic_t		nactive;
-	atomic64_t		vsent;
-	/*
-	 * Quantum across queues: the parent's excess is shared by its
-	 * children's quanta, whatever queues they borrow on. For each prio:
-	 * how many of this class's nodes sit in their parent's feed
-	 * (infeed), and for an inner class the quanta of its children that
-	 * have a node in one of its feeds (xw, each child counted once, with
-	 * the quantum it had when it was counted: "quantum", changed only
-	 * with every queue's lock held) and the bytes they borrowed through
-	 * it on all queues (xsent: the feed's virtual time, as vsent).
-	 */
-	u32			quantum;
-	atomic_t		infeed[HTBX_CORE_NUMPRIO];
-	atomic64_t		xw[HTBX_CORE_NUMPRIO];
-	atomic64_t		xsent[HTBX_CORE_NUMPRIO];
-	/* the class's own virtual time in its parent's feeds (all queues) */
-	atomic64_t		xfin[HTBX_CORE_NUMPRIO];
-};
+/* mq mode: a class's buckets, shared by its nodes (htbx_share.h) */
+struct htbx_bucket;
 
 /* One DRR ring: the active members of a row or a feed for one prio. */
 struct htbx_ring {
@@ -111,7 +78,8 @@ struct htbx_cls {
 	 * Ordered by use. The first 160 bytes are what the charge reads and
 	 * writes for every packet at every level (with the glue's 32 bytes
 	 * in front of them, three cache lines: sch_htbx.h, struct
-	 * htbx_part); the leaf's DRR and activity state follows.
+	 * htbx_part); the leaf's DRR and activity state follows. The
+	 * fields marked mq are htbx_share.c's: the core only zeroes them.
 	 */
 	struct htbx_cfg		cfg;
 	s64			buffer;		/* ns, cfg.burst at cfg.rate */
@@ -237,24 +205,11 @@ struct htbx_core {
  *   htbx_core_mode(cl, now, &wait)	the mode cl would have at now, and the
  *					ns until it can improve
  *   htbx_cls_xstats(cl, xs)		fill struct tc_htbx_xstats
- *   htbx_bucket_fill(b, cl, now)	mq: full buckets for cl's config
- *					(cl->sh = b is the caller's, on every
- *					queue's node of the class)
  *
- * In mq mode each TX queue has its own htbx_core, under its own lock; a
- * class has a node in each, all pointing at one htbx_bucket. Only the
- * bucket words are shared between queues, and only through atomics.
- * An inner class's node publishes the prios its children borrow at; a
- * queue lends the class's excess at prio p only while no other queue
- * asks at a lower prio, or while the class has more than half its burst
- * unspent (the lower prio is not taking it), and polls otherwise
- * (design/multiqueue.md, "Published prios"). The same half-burst rule
- * keeps the queues of one class fair: a queue whose node sent more than
- * its part of the class's bytes (vsent / nactive) waits while the class
- * is short of tokens; and it shares a parent's excess by quantum across
- * queues: a child that borrowed more than its quantum's part of what the
- * parent lent at that prio on all queues (xsent, xw) waits while the
- * lender is short ("Quantum across queues").
+ * In mq mode each TX queue has its own htbx_core, under its own lock, and
+ * a class a node in each; what the nodes of a class share is
+ * htbx_share.c's (the interface, and what the core calls when, is in
+ * htbx_share.h).
  */
 void htbx_core_init(struct htbx_core *q);
 void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg);
@@ -270,8 +225,6 @@ void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl, u64 now);
 void htbx_core_reset(struct htbx_core *q);
 int htbx_core_mode(const struct htbx_cls *cl, u64 now, s64 *wait);
 void htbx_cls_xstats(const struct htbx_cls *cl, struct tc_htbx_xstats *xs);
-void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
-		      u64 now);
 
 /**
  * htbx_core_activate - leaf @cl has packets (idempotent)

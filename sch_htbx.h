@@ -14,6 +14,7 @@
 #include <net/gen_stats.h>
 
 #include "htbx_core.h"
+#include "htbx_share.h"
 
 /* Class parameters as the user gave them; 0 means "derive" where allowed. */
 struct htbx_params {

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "harness.h"
+#include "htbx_share.h"
 
 #define NQ	4
 #define STEP	(50 * 1000ULL)	/* 50 us */

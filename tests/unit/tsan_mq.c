@@ -38,6 +38,7 @@
 #include <stdarg.h>
 
 #include "harness.h"
+#include "htbx_share.h"
 
 #define MAXQ	4
 #define NCLS	11

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The sharing of one class tree across TX queues, the core's side of mq
+ * mode: shared buckets, published prios and quantum across queues
+ * (design/multiqueue.md). htbx_core.c calls it where a node of a class
+ * whose tokens are shared (cl->sh set) acts; a single-queue class never
+ * gets here, and the core tests cl->sh first, inline.
+ *
+ * In mq mode each TX queue has its own htbx_core, under its own lock; a
+ * class has a node in each, all pointing at one htbx_bucket. Only the
+ * bucket words are shared between queues, and only through atomics.
+ * An inner class's node publishes the prios its children borrow at; a
+ * queue lends the class's excess at prio p only while no other queue
+ * asks at a lower prio, or while the class has more than half its burst
+ * unspent (the lower prio is not taking it), and polls otherwise
+ * (design/multiqueue.md, "Published prios"). The same half-burst rule
+ * keeps the queues of one class fair: a queue whose node sent more than
+ * its part of the class's bytes (vsent / nactive) waits while the class
+ * is short of tokens; and it shares a parent's excess by quantum across
+ * queues: a child that borrowed more than its quantum's part of what the
+ * parent lent at that prio on all queues (xsent, xw) waits while the
+ * lender is short ("Quantum across queues").
+ *
+ * The interface. All calls are made under the lock of the queue whose
+ * node cl is (the queue's qdisc lock in the kernel); nothing else of a
+ * node is touched by another queue, and the buckets only through atomics.
+ * In mq mode every node of a queue's tree has a bucket, none otherwise,
+ * so that the core tests one node for a whole path.
+ *
+ * Called by the core (htbx_core.c), only for a node with cl->sh set:
+ *   htbx_share_sync(cl, now)	the node's tokens and t_c as the buckets
+ *				have them at now (before its mode is
+ *				judged: the other queues may have spent)
+ *   htbx_share_publish(cl)	the bucket's counts follow the node's
+ *				prio_activity (nactive for a leaf, demand
+ *				for an inner class); after every change of
+ *				it
+ *   htbx_share_feed(cl, mask, in)  the node joins (in) or leaves its
+ *				parent's feeds at the prios of mask: the
+ *				parent's xw counts the class's quantum while
+ *				any of its nodes is in
+ *   htbx_share_rest(cl)	the node, at rest (prio_activity 0), is
+ *				counted nowhere
+ *   htbx_share_change(cl, quantum, now)  before a new configuration: sync,
+ *				and the quantum the parent counts; with every
+ *				queue's lock held (a class change)
+ *   htbx_share_hold(cl, now)	after it: the buckets hold no more than
+ *				the node's tokens
+ *   htbx_share_charge(c, level, prio, len, wire, now)  the charge of one
+ *				packet to node c, sent from row level at
+ *				prio: rate (at and above level) and ceil
+ *				buckets, the virtual times; c's tokens as
+ *				the buckets have them after it
+ *   htbx_share_toks(cl, now, &toks, &ctoks)  the node's tokens at now,
+ *				nothing written (htbx_core_mode)
+ *   htbx_share_yield(path, depth, prio, now, &at)  -1: this queue may send
+ *				through path; i: path[i] lets the other
+ *				queues go first, and *at is when to look
+ *				again
+ *
+ * Called by the glue (sch_htbx_main.c; tests/unit for the harness), with
+ * every queue's lock held, when it gives the nodes of a class a bucket
+ * (cl->sh = b on each, after htbx_cls_setup) or a class becomes a leaf
+ * again:
+ *   htbx_bucket_fill(b, cl, now)	full buckets for cl's configuration
+ */
+#ifndef _HTBX_SHARE_H
+#define _HTBX_SHARE_H
+
+#include "htbx_core.h"
+
+/*
+ * mq mode: a class's two token buckets, shared by its nodes on every TX
+ * queue (one htbx_core per queue). Each is kept as its "empty time" v:
+ * the tokens at now are min(buffer, now - v); a charge of c ns is
+ * v = max(v, now - buffer) + c, one cmpxchg on one word. v only grows
+ * between charges, so a mode computed from it is never too optimistic
+ * for long: a node re-reads it before it sends (htbx_share_sync).
+ */
+struct htbx_bucket {
+	atomic64_t		rate;	/* ns, s64 */
+	atomic64_t		ceil;
+	/*
+	 * Inner class: for each prio, how many queues have children
+	 * borrowing from it at that prio (its node's prio_activity, as
+	 * published). Changed when a node's activity changes, never per
+	 * packet; zero when the bucket is made (kzalloc), kept by
+	 * htbx_bucket_fill.
+	 */
+	atomic_t		demand[HTBX_CORE_NUMPRIO];
+	/*
+	 * Fairness among the queues of one leaf class: how many of its
+	 * nodes are active, and the bytes it sent on its own rate on all
+	 * queues ("virtual time"; a node's vfin runs nactive times faster
+	 * while it sends, so a node ahead of the others is ahead of this).
+	 */
+	atomic_t		nactive;
+	atomic64_t		vsent;
+	/*
+	 * Quantum across queues: the parent's excess is shared by its
+	 * children's quanta, whatever queues they borrow on. For each prio:
+	 * how many of this class's nodes sit in their parent's feed
+	 * (infeed), and for an inner class the quanta of its children that
+	 * have a node in one of its feeds (xw, each child counted once, with
+	 * the quantum it had when it was counted: "quantum", changed only
+	 * with every queue's lock held) and the bytes they borrowed through
+	 * it on all queues (xsent: the feed's virtual time, as vsent).
+	 */
+	u32			quantum;
+	atomic_t		infeed[HTBX_CORE_NUMPRIO];
+	atomic64_t		xw[HTBX_CORE_NUMPRIO];
+	atomic64_t		xsent[HTBX_CORE_NUMPRIO];
+	/* the class's own virtual time in its parent's feeds (all queues) */
+	atomic64_t		xfin[HTBX_CORE_NUMPRIO];
+};
+
+void htbx_share_sync(struct htbx_cls *cl, u64 now);
+void htbx_share_publish(struct htbx_cls *cl);
+void htbx_share_feed(struct htbx_cls *cl, unsigned long mask, bool in);
+void htbx_share_rest(struct htbx_cls *cl);
+void htbx_share_change(struct htbx_cls *cl, u32 quantum, u64 now);
+void htbx_share_hold(struct htbx_cls *cl, u64 now);
+void htbx_share_charge(struct htbx_cls *c, int level, int prio, u32 len,
+		       u64 wire, u64 now);
+void htbx_share_toks(const struct htbx_cls *cl, u64 now, s64 *toks,
+		     s64 *ctoks);
+int htbx_share_yield(struct htbx_cls **path, int depth, int prio, u64 now,
+		     u64 *at);
+
+void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
+		      u64 now);
+
+#endif /* _HTBX_SHARE_H */
