@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The structures of the qdisc glue (sch_htbx_main.c) that the core's
- * kernel hooks (include/htbx_hooks.h) read too: a class, its part on each
- * TX queue, a queue's scheduler and the qdisc.
+ * The structures of the qdisc glue (sch_htbx_main.c) that the mq layer
+ * (htbx_mq.c) and the core's kernel hooks (include/htbx_hooks.h) use too:
+ * a class, its part on each TX queue, a queue's scheduler and the qdisc.
  */
 #ifndef _SCH_HTBX_H
 #define _SCH_HTBX_H
@@ -137,7 +137,42 @@ static inline bool htbx_is_leaf(const struct htbx_class *cl)
 	return !cl->p.cls.children;
 }
 
-/* mq: the hook htbx_leaf_dequeue() on a queue's part (sch_htbx_main.c) */
-void *htbx_mq_leaf_dequeue(struct htbx_part *p);
+/* Parts per class. */
+static inline unsigned int htbx_nq(const struct htbx_sched *q)
+{
+	return q->mq ? q->nq : 1;
+}
+
+/* Where part @i's leaf queue lives. */
+static inline struct netdev_queue *htbx_leaf_queue(struct Qdisc *sch,
+						   unsigned int i)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	return q->mq ? netdev_get_tx_queue(qdisc_dev(sch), i) : sch->dev_queue;
+}
+
+/*
+ * The glue's side of the interface with the mq layer (htbx_mq.h has the
+ * other): what a queue's qdisc runs, and what a class's part holds.
+ *
+ *   htbx_txq_init(t, sch)		a queue's scheduler, empty, for sch
+ *   htbx_txq_enqueue(skb, sch, t, to_free)  classify on t->root, enqueue
+ *					on t: a queue's qdisc's enqueue
+ *   htbx_txq_dequeue(sch, t)		t's next packet: its dequeue
+ *   htbx_txq_reset(t)			every class's part on t at rest, its
+ *					packets dropped: its reset
+ *   htbx_purge_part(q, cl, i)		drop what part i of cl holds, out of
+ *					its queue's rings (under htbx_lock)
+ *
+ * Each runs under the lock of t's (part i's) queue.
+ */
+void htbx_txq_init(struct htbx_txq *t, struct Qdisc *sch);
+int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
+		     struct sk_buff **to_free);
+struct sk_buff *htbx_txq_dequeue(struct Qdisc *sch, struct htbx_txq *t);
+void htbx_txq_reset(struct htbx_txq *t);
+void htbx_purge_part(struct htbx_sched *q, struct htbx_class *cl,
+		     unsigned int i);
 
 #endif /* _SCH_HTBX_H */

@@ -62,76 +62,10 @@
 #include <linux/rtnetlink.h>
 
 #include "sch_htbx.h"
-
-/* mq: how often a change of a leaf is looked for (htbx_leaf_sync). */
-#define HTBX_LEAF_SYNC_MS	500
+#include "htbx_mq.h"
 
 /* The direct queue, as a classification result. */
 #define HTBX_DIRECT	((struct htbx_class *)-1L)
-
-/*
- * mq mode: the leaf's own count of what it holds is the truth, and the
- * queue's qdisc (t->sch, which qdisc_tree_reduce_backlog() does not reach:
- * a leaf's parent is the htbx qdisc) follows it: p->qlen_seen and
- * p->backlog_seen are the leaf's counts as the queue's qdisc has them,
- * less what the caller counts out itself. Under the queue's lock; also
- * takes in what the leaf dropped outside the data path (a change of its
- * limit: htbx_leaf_change).
- */
-static void htbx_mq_follow(struct htbx_part *p)
-{
-	struct Qdisc *sch = p->txq->sch, *leaf = p->leaf;
-
-	sch->q.qlen += leaf->q.qlen - p->qlen_seen;
-	sch->qstats.backlog += leaf->qstats.backlog - p->backlog_seen;
-	p->qlen_seen = leaf->q.qlen;
-	p->backlog_seen = leaf->qstats.backlog;
-}
-
-/*
- * mq: what the leaf of @p dropped since the queue last followed it,
- * counted as the queue's drops; the class leaves the rings if that
- * emptied it. Under the queue's lock.
- */
-static void htbx_mq_dropped(struct htbx_part *p)
-{
-	u32 drops = p->qlen_seen - p->leaf->q.qlen;
-
-	if (likely(!drops))
-		return;
-	htbx_mq_follow(p);
-	p->txq->sch->qstats.drops += drops;
-	if (!p->leaf->q.qlen)
-		htbx_core_deactivate(&p->txq->core, &p->cls);
-}
-
-/**
- * htbx_mq_leaf_dequeue - htbx_leaf_dequeue() of a part on a TX queue
- * @p: the part, which has a leaf
- *
- * A leaf that drops inside its ->dequeue reports it to the htbx qdisc,
- * which cannot tell the queue: the drop is seen here instead, from the
- * leaf's counts, and the queue's qdisc follows them. Under the queue's
- * lock; may re-enter the core as the hook may (htbx_core.h).
- *
- * Return: the leaf's next packet, or NULL.
- */
-void *htbx_mq_leaf_dequeue(struct htbx_part *p)
-{
-	struct Qdisc *leaf = p->leaf;
-	struct sk_buff *skb;
-
-	skb = qdisc_dequeue_peeked(leaf);
-	if (skb) {
-		/* the caller counts the packet itself out */
-		p->qlen_seen--;
-		p->backlog_seen -= qdisc_pkt_len(skb);
-	}
-	htbx_mq_dropped(p);
-	if (unlikely(!skb) && leaf->q.qlen)
-		qdisc_warn_nonwc("htbx", leaf);
-	return skb;
-}
 
 /* ---- attribute names and ranges for the error messages ---- */
 
@@ -491,41 +425,11 @@ static int htbx_enqueue_refused(struct Qdisc *sch, struct htbx_part *p,
 }
 
 /*
- * mq: enqueue @skb on @p, the part of its class on queue @t. A leaf that
- * drops others to take this one (fq_codel, sfq, ...) reports it to the
- * htbx qdisc, not to @sch: the queue's qdisc follows the leaf (this
- * packet included) instead. Out of line: the single-queue path tests for
- * it once.
- */
-static noinline int htbx_mq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-				    struct htbx_txq *t, struct htbx_part *p,
-				    struct sk_buff **to_free)
-{
-	u32 qlen0 = p->qlen_seen;
-	s32 drops;
-	int ret;
-
-	ret = qdisc_enqueue(skb, p->leaf, to_free);
-	htbx_mq_follow(p);
-	/* queued packets it dropped (the new one is counted below) */
-	drops = (ret == NET_XMIT_SUCCESS) - (s32)(p->leaf->q.qlen - qlen0);
-	if (unlikely(drops > 0))
-		sch->qstats.drops += drops;
-	if (!p->leaf->q.qlen)
-		htbx_core_deactivate(&t->core, &p->cls);
-	if (unlikely(ret != NET_XMIT_SUCCESS))
-		return htbx_enqueue_refused(sch, p, ret);
-	if (p->leaf->q.qlen)
-		htbx_core_activate(&t->core, &p->cls);
-	return NET_XMIT_SUCCESS;
-}
-
-/*
  * Enqueue on @t, the scheduler of @sch: the htbx qdisc itself, or in mq
  * mode the qdisc of one TX queue (classes and filters are t->root's).
  */
-static int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-			    struct htbx_txq *t, struct sk_buff **to_free)
+int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
+		     struct sk_buff **to_free)
 {
 	struct htbx_sched *q = qdisc_priv(t->root);
 	unsigned int len = qdisc_pkt_len(skb);
@@ -550,8 +454,12 @@ static int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	p = htbx_part(cl, t->idx);
-	if (unlikely(p->txq))
-		return htbx_mq_enqueue(skb, sch, t, p, to_free);
+	if (unlikely(p->txq)) {
+		ret = htbx_mq_enqueue(skb, sch, t, p, to_free);
+		if (unlikely(ret != NET_XMIT_SUCCESS))
+			return htbx_enqueue_refused(sch, p, ret);
+		return NET_XMIT_SUCCESS;
+	}
 	ret = qdisc_enqueue(skb, p->leaf, to_free);
 	if (unlikely(ret != NET_XMIT_SUCCESS))
 		return htbx_enqueue_refused(sch, p, ret);
@@ -562,7 +470,7 @@ out:
 	return NET_XMIT_SUCCESS;
 }
 
-static struct sk_buff *htbx_txq_dequeue(struct Qdisc *sch, struct htbx_txq *t)
+struct sk_buff *htbx_txq_dequeue(struct Qdisc *sch, struct htbx_txq *t)
 {
 	struct sk_buff *skb;
 	u64 now;
@@ -598,7 +506,7 @@ out:
 }
 
 /* Every class's part on @t back to rest; their packets dropped. */
-static void htbx_txq_reset(struct htbx_txq *t)
+void htbx_txq_reset(struct htbx_txq *t)
 {
 	u64 now = htbx_clock_ns();
 	struct htbx_class *cl;
@@ -656,115 +564,29 @@ static void htbx_reset(struct Qdisc *sch)
 		htbx_txq_reset(&q->txq);
 }
 
-/*
- * mq: the length of @skb by the size table of the htbx qdisc. The stack
- * sized the packet with the queue's own qdisc, which has none, and sizes
- * it by the table of a root qdisc only, so a table given to the htbx
- * qdisc (SQM's linklayer and overhead) is applied here, on every queue,
- * as the stack applies a root's: the packet plus the overhead, looked up
- * in cells of 2^cell_log bytes (a table that is too short extends itself
- * by whole copies of its last entry), in units of 2^size_log bytes.
- */
-static void htbx_stab_size(struct sk_buff *skb,
-			   const struct qdisc_size_table *stab)
-{
-	const struct tc_sizespec *spec = &stab->szopts;
-	int len = skb->len + spec->overhead;
-	int cell;
-
-	if (spec->tsize) {
-		cell = max(len + spec->cell_align, 0) >> spec->cell_log;
-		if (cell < spec->tsize)
-			len = stab->data[cell];
-		else
-			len = stab->data[spec->tsize - 1] *
-			      (cell / spec->tsize) +
-			      stab->data[cell % spec->tsize];
-		len <<= spec->size_log;
-	}
-	qdisc_skb_cb(skb)->pkt_len = max(len, 1);
-}
-
-static int htbx_shard_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-			      struct sk_buff **to_free)
-{
-	struct htbx_txq *t = qdisc_priv(sch);
-	struct qdisc_size_table *stab;
-
-	if (unlikely(!t->root)) {
-		__qdisc_drop(skb, to_free);
-		return NET_XMIT_DROP;
-	}
-	stab = rcu_dereference_bh(t->root->stab);
-	if (stab)
-		htbx_stab_size(skb, stab);
-	return htbx_txq_enqueue(skb, sch, t, to_free);
-}
-
-static struct sk_buff *htbx_shard_dequeue(struct Qdisc *sch)
-{
-	return htbx_txq_dequeue(sch, qdisc_priv(sch));
-}
-
-static void htbx_shard_reset(struct Qdisc *sch)
-{
-	htbx_txq_reset(qdisc_priv(sch));
-}
-
 /* ---- locking: one qdisc lock, or in mq mode every queue's ---- */
 
-/*
- * Configuration changes the classes every queue's data path reads: in mq
- * mode it takes the lock of every queue's qdisc, under the htbx qdisc's
- * own (idle) lock, which tells lockdep that nesting them is ordered.
- */
+/* Configuration changes the classes every queue's data path reads. */
 static void htbx_lock(struct Qdisc *sch)
 	__acquires(qdisc_lock(sch))
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	unsigned int i;
 
-	if (!q->mq) {
+	if (q->mq)
+		htbx_mq_lock(sch);
+	else
 		sch_tree_lock(sch);
-		return;
-	}
-	spin_lock_bh(qdisc_lock(sch));
-	/* sparse counts one context: the queues' locks net out here */
-	for (i = 0; i < q->nq; i++) {
-		spin_lock_nest_lock(qdisc_lock(q->shards[i]), qdisc_lock(sch));
-		__release(qdisc_lock(q->shards[i]));
-	}
 }
 
 static void htbx_unlock(struct Qdisc *sch)
 	__releases(qdisc_lock(sch))
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	unsigned int i;
 
-	if (!q->mq) {
+	if (q->mq)
+		htbx_mq_unlock(sch);
+	else
 		sch_tree_unlock(sch);
-		return;
-	}
-	for (i = q->nq; i-- > 0;) {
-		__acquire(qdisc_lock(q->shards[i]));
-		spin_unlock(qdisc_lock(q->shards[i]));
-	}
-	spin_unlock_bh(qdisc_lock(sch));
-}
-
-/* Parts per class. */
-static unsigned int htbx_nq(const struct htbx_sched *q)
-{
-	return q->mq ? q->nq : 1;
-}
-
-/* Where part @i's leaf queue lives. */
-static struct netdev_queue *htbx_leaf_queue(struct Qdisc *sch, unsigned int i)
-{
-	struct htbx_sched *q = qdisc_priv(sch);
-
-	return q->mq ? netdev_get_tx_queue(qdisc_dev(sch), i) : sch->dev_queue;
 }
 
 /*
@@ -772,8 +594,8 @@ static struct netdev_queue *htbx_leaf_queue(struct Qdisc *sch, unsigned int i)
  * queue's rings. Without mq, qdisc_purge_queue() reports the drop up the
  * tree; in mq mode the queue's qdisc is not up the tree and follows here.
  */
-static void htbx_purge_part(struct htbx_sched *q, struct htbx_class *cl,
-			    unsigned int i)
+void htbx_purge_part(struct htbx_sched *q, struct htbx_class *cl,
+		     unsigned int i)
 {
 	struct htbx_part *p = htbx_part(cl, i);
 	struct htbx_txq *t = htbx_txq_at(q, i);
@@ -1037,8 +859,6 @@ static void htbx_adj_info_cfg(struct htbx_adj_info *w, u32 classid,
 	w->rate_quantum = div_u64(cfg->rate, r2q);
 }
 
-static void htbx_leaf_put(struct Qdisc *leaf);
-
 static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
@@ -1231,7 +1051,16 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 	return 0;
 }
 
-static void htbx_class_hash_grow(struct Qdisc *sch);
+/* The hash of classes grows; in mq mode under every queue's lock. */
+static void htbx_class_hash_grow(struct Qdisc *sch)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	if (q->mq)
+		htbx_mq_class_hash_grow(sch);
+	else
+		qdisc_class_hash_grow(sch, &q->clhash);
+}
 
 /* Create: check everything, allocate, then take the lock and link. */
 static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
@@ -1444,242 +1273,6 @@ HTBX_CLASS_DELETE(htbx_delete)
 
 /* ---- leaves, filters ---- */
 
-/*
- * mq mode: the leaf kinds whose dump holds all of their configuration, so
- * that a copy made from the dump is the same qdisc. A classful kind keeps
- * its classes, child qdiscs and filters outside its dump (and a copy's
- * children, below handle 0, could not report a flush up the tree);
- * pfifo_fast is lockless, counts its queue per CPU and leaves q.qlen at
- * 0; netem, red, choke and gred keep a table outside it. A kind not named
- * here is refused: nothing says its dump is whole. (fq_codel, cake and
- * sfq have class ops too, for their flows: classes without a graft.)
- */
-static const char *const htbx_mq_leaf_kinds[] = {
-	"pfifo", "bfifo", "pfifo_head_drop", "fq_codel", "fq_pie", "cake",
-	"sfq", "fq", "codel", "pie", "hhf",
-};
-
-/* mq: may @leaf be copied to every TX queue? If not, the extack says why. */
-static bool htbx_mq_leaf_ok(const struct Qdisc *leaf,
-			    struct netlink_ext_ack *extack)
-{
-	const struct Qdisc_ops *ops = leaf->ops;
-	unsigned int i;
-
-	if (ops->cl_ops && ops->cl_ops->graft) {
-		NL_SET_ERR_MSG_MOD(extack, "mq mode: a classful leaf cannot be copied to every TX queue (its classes, qdiscs and filters are not in its dump): use fq_codel, cake, sfq or pfifo, or leave mq out");
-		return false;
-	}
-	if (ops->static_flags & TCQ_F_NOLOCK) {
-		NL_SET_ERR_MSG_MOD(extack, "mq mode: pfifo_fast is lockless and counts per CPU, so it cannot be a copy on every TX queue: use pfifo or fq_codel");
-		return false;
-	}
-	for (i = 0; i < ARRAY_SIZE(htbx_mq_leaf_kinds); i++)
-		if (!strcmp(ops->id, htbx_mq_leaf_kinds[i]))
-			return true;
-	NL_SET_ERR_MSG_MOD(extack, "mq mode: this leaf kind keeps state outside its dump (netem's distribution, red's table), so it cannot be copied to every TX queue: use fq_codel, cake, sfq, fq, pie, codel or a fifo, or leave mq out");
-	return false;
-}
-
-/*
- * mq: the copies of a leaf on queues 1 .. nq - 1, made from the leaf's
- * options as its dump has them. qdisc_create_dflt() gives a kind's init no
- * options, and a kind's change may not take all that its init takes
- * (fq_codel's flows), so a copy is made with an ops table of its own: the
- * kind's, but for an init that passes those options (RTNL serialises the
- * calls). The table is the copy's for its life: htbx_leaf_put() frees it
- * once the copy is gone. A copy is in no hash, so nothing but htbx
- * reaches it. The leaf the user grafted, queue 0's, keeps the kind's own
- * ops: tc finds it by its handle and changes it as any qdisc, and
- * htbx_leaf_sync() hands what changed on to the copies.
- */
-struct htbx_copy_ops {
-	struct Qdisc_ops	ops;
-	const struct Qdisc_ops	*kind;
-	struct nlattr		*opt;		/* while the copy is made */
-};
-
-static int htbx_copy_init(struct Qdisc *sch, struct nlattr *opt,
-			  struct netlink_ext_ack *extack)
-{
-	const struct htbx_copy_ops *w =
-		container_of(sch->ops, struct htbx_copy_ops, ops);
-
-	return w->kind->init ? w->kind->init(sch, w->opt, extack) : 0;
-}
-
-static void htbx_leaf_put(struct Qdisc *leaf)
-{
-	const struct Qdisc_ops *ops = leaf->ops;
-
-	qdisc_put(leaf);
-	if (ops->init == htbx_copy_init)
-		kfree(container_of(ops, struct htbx_copy_ops, ops));
-}
-
-/*
- * The options of @leaf as its dump gives them, in @skb (emptied first):
- * NULL for a kind without options, an ERR_PTR when they do not fit.
- */
-static struct nlattr *htbx_leaf_opts(struct Qdisc *leaf, struct sk_buff *skb)
-{
-	skb_trim(skb, 0);
-	if (!leaf->ops->dump)
-		return NULL;
-	if (leaf->ops->dump(leaf, skb) < 0)
-		return ERR_PTR(-EMSGSIZE);
-	return nla_find((struct nlattr *)skb->data, skb->len, TCA_OPTIONS);
-}
-
-/* A copy of @leaf0 (the kind's ops, options @opt) for part @i. */
-static struct Qdisc *htbx_clone_leaf(struct Qdisc *sch,
-				     const struct Qdisc *leaf0,
-				     struct nlattr *opt, unsigned int i,
-				     u32 classid,
-				     struct netlink_ext_ack *extack)
-{
-	struct netlink_ext_ack ext;
-	struct htbx_copy_ops *w;
-	struct Qdisc *c;
-
-	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
-	if (!w)
-		return NULL;
-	w->ops = *leaf0->ops;
-	w->ops.init = htbx_copy_init;
-	w->kind = leaf0->ops;
-	w->opt = opt;
-	/* what init says about an attribute points into the dump, not
-	 * into the request: only its message is passed on
-	 */
-	memset(&ext, 0, sizeof(ext));
-	c = qdisc_create_dflt(htbx_leaf_queue(sch, i), &w->ops, classid,
-			      &ext);
-	w->opt = NULL;
-	if (!c && ext._msg)
-		htbx_extack_msg(extack, &ext);
-	else if (!c)
-		NL_SET_ERR_MSG_MOD(extack, "mq mode: the leaf cannot be made again from its own dump, so not for every TX queue");
-	if (!c)
-		kfree(w);
-	return c;
-}
-
-/*
- * What a change made the leaf of @p drop (a lower limit), counted on its
- * queue; its parent, the htbx qdisc, was told, but not the queue.
- */
-static void htbx_leaf_changed(struct htbx_part *p)
-{
-	struct Qdisc *sch = p->txq->sch;
-
-	spin_lock_bh(qdisc_lock(sch));
-	htbx_mq_dropped(p);
-	spin_unlock_bh(qdisc_lock(sch));
-}
-
-/*
- * mq: queue 0's leaf of @cl now has the options @opt; each copy takes
- * them with its kind's change, or, where the kind's change refuses its
- * own dump (fq_codel's and fq_pie's flows), is made again from them,
- * what the old one held dropped and counted on its queue. Under RTNL.
- */
-static void htbx_leaf_sync_class(struct Qdisc *sch, struct htbx_class *cl,
-				 struct nlattr *opt)
-{
-	struct htbx_sched *q = qdisc_priv(sch);
-	struct nlattr *copy;
-	struct htbx_part *p;
-	struct Qdisc *c;
-	unsigned int i;
-
-	copy = kmemdup(opt, opt->nla_len, GFP_KERNEL_ACCOUNT);
-	if (!copy)
-		return;		/* tried again at the next look */
-	htbx_leaf_changed(&cl->p);
-	for (i = 1; i < q->nq; i++) {
-		p = htbx_part(cl, i);
-		c = p->leaf;
-		if (c->ops->change && !c->ops->change(c, opt, NULL)) {
-			htbx_leaf_changed(p);
-			continue;
-		}
-		c = htbx_clone_leaf(sch, cl->p.leaf, opt, i,
-				    cl->common.classid, NULL);
-		if (!c) {
-			kfree(copy);
-			return;
-		}
-		spin_lock_bh(qdisc_lock(p->txq->sch));
-		htbx_purge_part(q, cl, i);
-		swap(p->leaf, c);
-		spin_unlock_bh(qdisc_lock(p->txq->sch));
-		htbx_leaf_put(c);
-	}
-	kfree(cl->leaf_opt);
-	cl->leaf_opt = copy;
-}
-
-/*
- * mq: a change of a leaf (tc qdisc change, which reaches queue 0's: the
- * one tc finds by its handle) is handed on to its copies here. The kernel
- * tells a parent nothing of a change of its child, and htbx leaves the
- * child's ops alone, so it looks: every HTBX_LEAF_SYNC_MS it compares the
- * dump of each leaf the user grafted with the options its copies have.
- * Under RTNL. Returns whether any class has a leaf to follow.
- */
-static bool htbx_leaf_sync(struct Qdisc *sch)
-{
-	struct htbx_sched *q = qdisc_priv(sch);
-	struct sk_buff *skb = NULL;
-	struct htbx_class *cl;
-	struct nlattr *opt;
-	bool follow = false;
-	unsigned int h;
-
-	/* a queue's qdisc is gone: the root is being replaced */
-	for (h = 0; h < q->nq; h++)
-		if (!q->shards[h])
-			return false;
-	for (h = 0; h < q->clhash.hashsize; h++) {
-		hlist_for_each_entry(cl, &q->clhash.hash[h], common.hnode) {
-			if (!cl->leaf_opt)
-				continue;
-			follow = true;
-			if (!skb)
-				skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
-			if (!skb)
-				return true;	/* tried again at the next look */
-			opt = htbx_leaf_opts(cl->p.leaf, skb);
-			if (IS_ERR_OR_NULL(opt) ||
-			    !nla_memcmp(opt, nla_data(cl->leaf_opt),
-					nla_len(cl->leaf_opt)))
-				continue;
-			htbx_leaf_sync_class(sch, cl, opt);
-		}
-	}
-	kfree_skb(skb);
-	return follow;
-}
-
-static void htbx_leaf_sync_work(struct work_struct *work)
-{
-	struct htbx_sched *q = container_of(to_delayed_work(work),
-					    struct htbx_sched, leaf_sync);
-	bool follow;
-
-	/* htbx_destroy() waits for this under RTNL: never wait for it here */
-	if (!rtnl_trylock()) {
-		schedule_delayed_work(&q->leaf_sync, 1);
-		return;
-	}
-	follow = htbx_leaf_sync(q->txq.root);
-	rtnl_unlock();
-	if (follow)
-		schedule_delayed_work(&q->leaf_sync,
-				      msecs_to_jiffies(HTBX_LEAF_SYNC_MS));
-}
-
 static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 		      struct Qdisc **old, struct netlink_ext_ack *extack)
 {
@@ -1853,26 +1446,6 @@ nla_put_failure:
 	return -1;
 }
 
-/* mq: add what part @p counted to a class's @qs, @xs and @qlen. */
-static void htbx_part_stats(const struct htbx_part *p,
-			    struct gnet_stats_queue *qs,
-			    struct tc_htbx_xstats *xs, __u32 *qlen)
-{
-	__u32 n = 0, b = 0;
-
-	qs->drops += p->drops;
-	qs->overlimits += p->cls.overlimits;
-	xs->lends += p->cls.lends;
-	xs->borrows += p->cls.borrows;
-	xs->giants += p->cls.giants;
-	if (p->leaf) {
-		qdisc_qstats_qlen_backlog(p->leaf, &n, &b);
-		*qlen += n;
-		qs->backlog += b;
-		qs->requeues += p->leaf->qstats.requeues;
-	}
-}
-
 /*
  * Without mq, called under the qdisc's lock before 5.16 and under none
  * since, as htb's (the counters are read as they are). In mq mode the
@@ -1887,7 +1460,6 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	struct gnet_stats_queue qs = {};
 	struct tc_htbx_xstats xs;
 	__u32 qlen = 0;
-	unsigned int i;
 
 	memset(&xs, 0, sizeof(xs));
 	htbx_cls_xstats(&cl->p.cls, &xs);
@@ -1904,21 +1476,7 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 			return -1;
 		goto rest;
 	}
-
-	/*
-	 * Each queue's part under that queue's lock, one queue at a time, as
-	 * mq_dump() reads its queues: the data path counts without marked
-	 * accesses (a marked increment costs single-queue mode two
-	 * instructions per level and packet).
-	 */
-	xs.lends = xs.borrows = xs.giants = 0;
-	for (i = 0; i < q->nq; i++) {
-		if (!q->shards[i])
-			continue;	/* the qdisc is going */
-		htbx_dump_lock(q->shards[i], i);
-		htbx_part_stats(htbx_part(cl, i), &qs, &xs, &qlen);
-		htbx_dump_unlock(q->shards[i], i);
-	}
+	htbx_mq_class_stats(sch, cl, &qs, &xs, &qlen);
 	if (gnet_stats_copy_basic(d, cl->cpu_bstats, &cl->p.bstats,
 				  false) < 0)
 		return -1;
@@ -1927,41 +1485,6 @@ rest:
 	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)
 		return -1;
 	return gnet_stats_copy_app(d, &xs, sizeof(xs));
-}
-
-/*
- * mq: the qdisc's own counters are its queues' sums, made for each dump
- * (as mq_dump makes them), and so are the scheduler counters.
- */
-static void htbx_mq_sum(struct Qdisc *sch, u64 *direct_pkts, u64 *budget_hits)
-{
-	struct htbx_sched *q = qdisc_priv(sch);
-	struct htbx_txq *t;
-	struct Qdisc *s;
-	unsigned int i;
-
-	sch->q.qlen = 0;
-	gnet_stats_basic_sync_init(&sch->bstats);
-	memset(&sch->qstats, 0, sizeof(sch->qstats));
-	*direct_pkts = 0;
-	*budget_hits = 0;
-	for (i = 0; i < q->nq; i++) {
-		/* gone already when the qdisc is being deleted */
-		s = q->shards[i];
-		if (!s)
-			continue;
-		t = qdisc_priv(s);
-		spin_lock_bh(qdisc_lock(s));
-		htbx_bstats_add(&sch->bstats, &s->bstats);
-		sch->qstats.backlog += s->qstats.backlog;
-		sch->qstats.drops += s->qstats.drops;
-		sch->qstats.requeues += s->qstats.requeues;
-		sch->qstats.overlimits += t->core.overlimits;
-		sch->q.qlen += s->q.qlen;
-		*direct_pkts += t->direct_pkts;
-		*budget_hits += t->core.budget_hits;
-		spin_unlock_bh(qdisc_lock(s));
-	}
 }
 
 static int htbx_dump(struct Qdisc *sch, struct sk_buff *skb)
@@ -2110,60 +1633,13 @@ static void htbx_work_func(struct work_struct *work)
 	rcu_read_unlock();
 }
 
-static void htbx_txq_init(struct htbx_txq *t, struct Qdisc *sch)
+void htbx_txq_init(struct htbx_txq *t, struct Qdisc *sch)
 {
 	qdisc_watchdog_init(&t->watchdog, sch);
 	INIT_WORK(&t->work, htbx_work_func);
 	/* direct_queue: qdisc_priv() is zeroed, an empty qdisc_skb_head */
 	htbx_core_init(&t->core);
 	t->sch = sch;
-}
-
-static struct Qdisc_ops htbx_txq_ops;
-
-/*
- * mq mode: one qdisc of htbx_txq_ops per TX queue, the queue's own root
- * from htbx_attach() on (so the queue's lock is its lock), scheduling
- * part @i of every class.
- */
-static int htbx_mq_init(struct Qdisc *sch, struct netlink_ext_ack *extack)
-{
-	struct htbx_sched *q = qdisc_priv(sch);
-	struct net_device *dev = qdisc_dev(sch);
-	struct htbx_txq *t;
-	struct Qdisc *s;
-	unsigned int i;
-
-	if (sch->parent != TC_H_ROOT) {
-		NL_SET_ERR_MSG_MOD(extack, "mq: only the root qdisc of a device schedules its TX queues");
-		return -EOPNOTSUPP;
-	}
-	if (!netif_is_multiqueue(dev)) {
-		NL_SET_ERR_MSG_MOD(extack, "mq: the device has one TX queue (leave mq out)");
-		return -EOPNOTSUPP;
-	}
-	q->shards = kcalloc(dev->num_tx_queues, sizeof(*q->shards),
-			    GFP_KERNEL_ACCOUNT);
-	if (!q->shards)
-		return -ENOMEM;
-	for (i = 0; i < dev->num_tx_queues; i++) {
-		s = qdisc_create_dflt(netdev_get_tx_queue(dev, i),
-				      &htbx_txq_ops,
-				      TC_H_MAKE(TC_H_MAJ(sch->handle),
-						TC_H_MIN(i + 1)), extack);
-		if (!s)
-			return -ENOMEM;	/* htbx_destroy puts the others */
-		s->flags |= TCQ_F_ONETXQUEUE | TCQ_F_NOPARENT;
-		t = qdisc_priv(s);
-		t->root = sch;
-		t->idx = i;
-		q->shards[i] = s;
-	}
-	q->nq = dev->num_tx_queues;
-	q->mq = true;
-	/* sch_tree_lock() of this qdisc is its own lock, as for mq */
-	sch->flags |= TCQ_F_MQROOT;
-	return 0;
 }
 
 static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
@@ -2224,77 +1700,16 @@ static void htbx_attach(struct Qdisc *sch)
 	q->attached = true;
 }
 
-/*
- * mq: the hash of classes is read by every queue's data path, so it grows
- * under all their locks (qdisc_class_hash_grow() would take one).
- */
-static void htbx_class_hash_grow(struct Qdisc *sch)
-{
-	struct htbx_sched *q = qdisc_priv(sch);
-	struct Qdisc_class_hash *h = &q->clhash;
-	struct Qdisc_class_common *cl;
-	struct hlist_head *nhash, *ohash;
-	unsigned int i, nsize, osize;
-	struct hlist_node *next;
-
-	if (!q->mq) {
-		qdisc_class_hash_grow(sch, h);
-		return;
-	}
-	if (h->hashelems * 4 <= h->hashsize * 3)
-		return;
-	nsize = h->hashsize * 2;
-	nhash = kvcalloc(nsize, sizeof(*nhash), GFP_KERNEL_ACCOUNT);
-	if (!nhash)
-		return;		/* longer chains, as qdisc_class_hash_grow */
-
-	htbx_lock(sch);
-	ohash = h->hash;
-	osize = h->hashsize;
-	for (i = 0; i < osize; i++) {
-		hlist_for_each_entry_safe(cl, next, &ohash[i], hnode)
-			hlist_add_head(&cl->hnode,
-				       &nhash[qdisc_class_hash(cl->classid,
-							       nsize - 1)]);
-	}
-	h->hash = nhash;
-	h->hashsize = nsize;
-	h->hashmask = nsize - 1;
-	htbx_unlock(sch);
-	kvfree(ohash);
-}
-
 static void htbx_destroy(struct Qdisc *sch)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct hlist_node *next;
 	struct htbx_class *cl;
-	struct htbx_txq *t;
 	unsigned int i;
 
 	cancel_work_sync(&q->txq.work);
 	qdisc_watchdog_cancel(&q->txq.watchdog);
-	cancel_delayed_work_sync(&q->leaf_sync);
-	/*
-	 * mq: queues' qdiscs that outlive this one (a new root with .attach
-	 * grafts them away only after this) forget it now; before attach
-	 * they are still ours to put.
-	 */
-	for (i = 0; q->shards && i < qdisc_dev(sch)->num_tx_queues; i++) {
-		if (!q->shards[i])
-			continue;
-		if (!q->attached) {
-			qdisc_put(q->shards[i]);
-			continue;
-		}
-		t = qdisc_priv(q->shards[i]);
-		cancel_work_sync(&t->work);
-		qdisc_watchdog_cancel(&t->watchdog);
-		htbx_core_reset(&t->core);
-		t->root = NULL;
-	}
-	kfree(q->shards);
-	q->shards = NULL;
+	htbx_mq_destroy(sch);
 	/*
 	 * Filters first: they can point at classes (and a class's filters
 	 * at other classes), so no class may go before every block is gone.
@@ -2316,28 +1731,6 @@ static void htbx_destroy(struct Qdisc *sch)
 	__qdisc_reset_queue(&q->txq.direct_queue);
 }
 
-static int htbx_shard_init(struct Qdisc *sch, struct nlattr *opt,
-			   struct netlink_ext_ack *extack)
-{
-	htbx_txq_init(qdisc_priv(sch), sch);
-	return 0;
-}
-
-/* A queue's qdisc goes (its root is replaced or deleted, or the device). */
-static void htbx_shard_destroy(struct Qdisc *sch)
-{
-	struct htbx_txq *t = qdisc_priv(sch);
-	struct htbx_sched *q;
-
-	cancel_work_sync(&t->work);
-	qdisc_watchdog_cancel(&t->watchdog);
-	if (t->root) {
-		q = qdisc_priv(t->root);
-		q->shards[t->idx] = NULL;
-	}
-	__qdisc_reset_queue(&t->direct_queue);
-}
-
 static const struct Qdisc_class_ops htbx_class_ops = {
 	.graft		=	htbx_graft,
 	.leaf		=	htbx_leaf,
@@ -2351,19 +1744,6 @@ static const struct Qdisc_class_ops htbx_class_ops = {
 	.unbind_tcf	=	htbx_unbind_filter,
 	.dump		=	htbx_dump_class,
 	.dump_stats	=	htbx_dump_class_stats,
-};
-
-/* mq mode: a TX queue's qdisc (not registered: made by htbx_mq_init) */
-static struct Qdisc_ops htbx_txq_ops = {
-	.id		=	"htbx_txq",
-	.priv_size	=	sizeof(struct htbx_txq),
-	.enqueue	=	htbx_shard_enqueue,
-	.dequeue	=	htbx_shard_dequeue,
-	.peek		=	qdisc_peek_dequeued,
-	.init		=	htbx_shard_init,
-	.reset		=	htbx_shard_reset,
-	.destroy	=	htbx_shard_destroy,
-	.owner		=	THIS_MODULE,
 };
 
 static struct Qdisc_ops htbx_qdisc_ops __read_mostly = {

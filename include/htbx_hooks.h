@@ -14,7 +14,7 @@
 #include <linux/skbuff.h>
 #include <net/sch_generic.h>
 
-#include "sch_htbx.h"
+#include "htbx_mq.h"
 
 /*
  * May re-enter the core: a leaf that drops inside its ->dequeue (codel,
