@@ -8,9 +8,15 @@
  * first and classes of equal prio share by DRR with their quantum. Leaves
  * hold a qdisc (pfifo by default), inner classes only schedule.
  *
- * The scheduling itself lives in htbx_core.c (built as it is into the
- * userspace tests); this file is the kernel glue: netlink, classification, the leaf
- * qdiscs, filters, statistics and the watchdog. What differs from HTB:
+ * The code is in layers (Kbuild's object list names them). The scheduling
+ * itself is single-queue HTB in htbx_core.c (built as it is into the
+ * userspace tests); mq mode, one class tree over every TX queue, is a
+ * layer on top of it: htbx_share.c is its side in the core (what the
+ * queues' cores share: buckets, published prios, quantum across queues),
+ * htbx_mq.c its side in the kernel (a qdisc per TX queue, leaf copies,
+ * every queue's lock, summed dumps). This file is the qdisc glue:
+ * netlink, classification, the leaf qdiscs, filters, statistics, the
+ * single-queue data path and the watchdog. What differs from HTB:
  *
  *  - Time is a 64-bit count of nanoseconds from ktime (psched_clock.h).
  *    There is no tick counter, no psched ticks and no rate tables: the

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * harness.h - drives htbx_core.c with fake leaf queues, a virtual clock and
- * a virtual link; harness.c defines the hooks htbx_core.h asks for. Everything is deterministic: time only moves when the
- * link sends a packet or when the scheduler asks to be woken up.
+ * a virtual link; htbx_hooks.h here defines the hooks htbx_core.h asks
+ * for. Everything is deterministic: time only moves when the link sends a
+ * packet or when the scheduler asks to be woken up.
  */
 #ifndef _HTBX_HARNESS_H
 #define _HTBX_HARNESS_H

@@ -2,7 +2,7 @@
 /*
  * test_compat.c - what htbx takes because htb takes it: a ceil below the
  * rate. htb accepts it and the class then never sends more than its ceil
- * (its ctokens run out first); sch_htbx.c passes such a configuration to
+ * (its ctokens run out first); the glue passes such a configuration to
  * the core unchanged, so the core must hold the class to its ceil, keep
  * its invariants, and let the siblings have the rest.
  */

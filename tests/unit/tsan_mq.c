@@ -5,17 +5,17 @@
  *
  * One pthread per TX queue, each owning its htbx_core and its nodes of
  * one class tree, all nodes of a class sharing one htbx_bucket, as in
- * sch_htbx.c: a queue's core is touched under that queue's lock only
+ * the kernel: a queue's core is touched under that queue's lock only
  * (here a mutex per queue, held by its thread around each batch of
  * enqueues and dequeues), and configuration (htbx_core_change, class add
  * and delete, reset) runs with every queue's lock held (taken in index
- * order, as htbx_lock does). A dump reads each queue's nodes and core
+ * order, as htbx_mq_lock does). A dump reads each queue's nodes and core
  * under that queue's lock, one queue at a time (htbx_dump_class_stats,
- * htbx_mq_sum, on the kernels where a class dump holds no lock of its
- * own). Whatever two queues touch at
- * once must then be atomic or marked (kshim.h maps READ_ONCE/WRITE_ONCE
- * to relaxed atomics under TSan): any report is a race in htbx_core.c or
- * a wrong model here.
+ * htbx_mq_class_stats, htbx_mq_sum, on the kernels where a class dump
+ * holds no lock of its own). Whatever two queues touch at once must then
+ * be atomic or marked (kshim.h maps READ_ONCE/WRITE_ONCE to relaxed
+ * atomics under TSan): any report is a race in htbx_core.c,
+ * htbx_share.c or a wrong model here.
  *
  * The clock is CLOCK_MONOTONIC, read under the queue's lock (as
  * htbx_clock_ns() in the kernel), so each core sees its own time move
