@@ -114,7 +114,7 @@ static struct htbx_pq_node *htbx_pq_pairs(struct htbx_pq_node *first)
 	return res;
 }
 
-void htbx_pq_insert(struct htbx_core *q, struct htbx_cls *cl,
+void htbx_pq_insert(struct htbx_core *q, struct htbx_core_node *cl,
 		    u64 key)
 {
 	struct htbx_pq_node *n = &cl->pq;
@@ -129,7 +129,7 @@ void htbx_pq_insert(struct htbx_core *q, struct htbx_cls *cl,
 	cl->in_pq = true;
 }
 
-void htbx_pq_remove(struct htbx_core *q, struct htbx_cls *cl)
+void htbx_pq_remove(struct htbx_core *q, struct htbx_core_node *cl)
 {
 	struct htbx_pq_node *n = &cl->pq;
 	struct htbx_pq_node *sub;
@@ -155,11 +155,11 @@ void htbx_pq_remove(struct htbx_core *q, struct htbx_cls *cl)
 	q->events = htbx_pq_meld(q->events, sub);
 }
 
-struct htbx_cls *htbx_pq_first(const struct htbx_core *q)
+struct htbx_core_node *htbx_pq_first(const struct htbx_core *q)
 {
 	if (!q->events)
 		return NULL;
-	return container_of(q->events, struct htbx_cls, pq);
+	return container_of(q->events, struct htbx_core_node, pq);
 }
 
 /* ---- rings ---- */
@@ -177,7 +177,7 @@ static void htbx_ring_init(struct htbx_ring *r)
  * own rate for one packet) gets the turn back when it returns before the
  * ring moved on, so that it keeps its DRR position as well as its deficit.
  */
-static void htbx_ring_add(struct htbx_ring *r, struct htbx_cls *cl,
+static void htbx_ring_add(struct htbx_ring *r, struct htbx_core_node *cl,
 			  int prio)
 {
 	if (r->resume == cl) {
@@ -189,7 +189,7 @@ static void htbx_ring_add(struct htbx_ring *r, struct htbx_cls *cl,
 	r->n++;
 }
 
-static void htbx_ring_del(struct htbx_ring *r, struct htbx_cls *cl,
+static void htbx_ring_del(struct htbx_ring *r, struct htbx_core_node *cl,
 			  int prio)
 {
 	if (r->head.next == &cl->ring_node[prio])
@@ -198,17 +198,18 @@ static void htbx_ring_del(struct htbx_ring *r, struct htbx_cls *cl,
 	r->n--;
 }
 
-static struct htbx_cls *htbx_ring_head(struct htbx_ring *r, int prio)
+static struct htbx_core_node *htbx_ring_head(struct htbx_ring *r, int prio)
 {
 	if (list_empty(&r->head))
 		return NULL;
-	return list_first_entry(&r->head, struct htbx_cls, ring_node[prio]);
+	return list_first_entry(&r->head, struct htbx_core_node,
+				ring_node[prio]);
 }
 
 /* ---- modes and activity ---- */
 
 /* Nanoseconds since cl's last update, capped at HTBX_TOKENS_MAX. */
-static s64 htbx_diff(const struct htbx_cls *cl, u64 now)
+static s64 htbx_diff(const struct htbx_core_node *cl, u64 now)
 {
 	if (now <= cl->t_c)
 		return 0;
@@ -246,13 +247,13 @@ static int htbx_mode_of(s64 toks, s64 ctoks, s64 *wait)
 	return HTBX_MAY_BORROW;
 }
 
-static int htbx_class_mode(const struct htbx_cls *cl, s64 diff,
+static int htbx_class_mode(const struct htbx_core_node *cl, s64 diff,
 			   s64 *wait)
 {
 	return htbx_mode_of(cl->tokens + diff, cl->ctokens + diff, wait);
 }
 
-static void htbx_row_add(struct htbx_core *q, struct htbx_cls *cl,
+static void htbx_row_add(struct htbx_core *q, struct htbx_core_node *cl,
 			 unsigned long mask)
 {
 	int prio;
@@ -265,7 +266,7 @@ static void htbx_row_add(struct htbx_core *q, struct htbx_cls *cl,
 	q->level_mask |= BIT(cl->level);
 }
 
-static void htbx_row_del(struct htbx_core *q, struct htbx_cls *cl,
+static void htbx_row_del(struct htbx_core *q, struct htbx_core_node *cl,
 			 unsigned long mask)
 {
 	struct htbx_ring *r;
@@ -283,7 +284,7 @@ static void htbx_row_del(struct htbx_core *q, struct htbx_cls *cl,
 }
 
 /* mq: a node's activity is published; single queue pays the test only. */
-static inline void htbx_publish(struct htbx_cls *cl)
+static inline void htbx_publish(struct htbx_core_node *cl)
 {
 	if (unlikely(cl->sh))
 		htbx_share_publish(cl);
@@ -295,9 +296,9 @@ static inline void htbx_publish(struct htbx_cls *cl)
  * yet, and so on up), the first class that can send joins the row.
  */
 static void htbx_activate_prios(struct htbx_core *q,
-				struct htbx_cls *cl)
+				struct htbx_core_node *cl)
 {
-	struct htbx_cls *p = cl->parent;
+	struct htbx_core_node *p = cl->parent;
 	unsigned long m = cl->prio_activity, todo;
 	int prio;
 
@@ -321,9 +322,9 @@ static void htbx_activate_prios(struct htbx_core *q,
 
 /* The mirror of htbx_activate_prios; cl->prio_activity is left as is. */
 static void htbx_deactivate_prios(struct htbx_core *q,
-				  struct htbx_cls *cl)
+				  struct htbx_core_node *cl)
 {
-	struct htbx_cls *p = cl->parent;
+	struct htbx_core_node *p = cl->parent;
 	unsigned long m = cl->prio_activity, todo, gone;
 	int prio;
 
@@ -348,7 +349,8 @@ static void htbx_deactivate_prios(struct htbx_core *q,
 }
 
 /* cl takes mode @new: move it between row, feed and nowhere. */
-static void htbx_set_mode(struct htbx_core *q, struct htbx_cls *cl, int new)
+static void htbx_set_mode(struct htbx_core *q, struct htbx_core_node *cl,
+			  int new)
 {
 	if (new == HTBX_CANT_SEND) {
 		/* what htb counts: classes entering CANT_SEND */
@@ -373,8 +375,9 @@ static void htbx_set_mode(struct htbx_core *q, struct htbx_cls *cl, int new)
  * is how long until the mode can improve. Inline: per packet and level
  * the mode mostly stays, and the move is out of line.
  */
-static inline void htbx_change_mode(struct htbx_core *q, struct htbx_cls *cl,
-				    s64 diff, s64 *wait)
+static inline void htbx_change_mode(struct htbx_core *q,
+				    struct htbx_core_node *cl, s64 diff,
+				    s64 *wait)
 {
 	int new = htbx_class_mode(cl, diff, wait);
 
@@ -383,7 +386,7 @@ static inline void htbx_change_mode(struct htbx_core *q, struct htbx_cls *cl,
 }
 
 /* Mode from scratch at @now, with the event queue made to match. */
-static void htbx_update_mode(struct htbx_core *q, struct htbx_cls *cl,
+static void htbx_update_mode(struct htbx_core *q, struct htbx_core_node *cl,
 			     u64 now)
 {
 	s64 wait;
@@ -399,7 +402,7 @@ static void htbx_update_mode(struct htbx_core *q, struct htbx_cls *cl,
 /* ---- entry points ---- */
 
 
-static void htbx_cls_apply(struct htbx_cls *cl,
+static void htbx_node_apply(struct htbx_core_node *cl,
 			   const struct htbx_cfg *cfg)
 {
 	if (cfg->rate != cl->cfg.rate)
@@ -414,7 +417,7 @@ static void htbx_cls_apply(struct htbx_cls *cl,
 }
 
 /* Full tokens, CAN_SEND, inactive, in no ring: a class at rest at @now. */
-static void htbx_cls_rest(struct htbx_cls *cl, u64 now)
+static void htbx_node_rest(struct htbx_core_node *cl, u64 now)
 {
 	int i;
 
@@ -434,18 +437,18 @@ static void htbx_cls_rest(struct htbx_cls *cl, u64 now)
 }
 
 /**
- * htbx_cls_setup - initialise a class that is not in the tree yet
+ * htbx_node_setup - initialise a class that is not in the tree yet
  * @cl: the class; every core field is (re)initialised
  * @cfg: a validated configuration
  *
  * The class starts as an inactive leaf with full tokens.
  */
-void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg)
+void htbx_node_setup(struct htbx_core_node *cl, const struct htbx_cfg *cfg)
 {
 	cl->rate_rem = 0;
 	cl->ceil_rem = 0;
 	cl->cfg = *cfg;
-	htbx_cls_apply(cl, cfg);
+	htbx_node_apply(cl, cfg);
 	cl->parent = NULL;
 	/* mq: no bucket until the glue gives the node one, nothing shared */
 	cl->sh = NULL;
@@ -456,7 +459,7 @@ void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg)
 	cl->xfin = 0;
 	cl->level = 0;
 	cl->children = 0;
-	htbx_cls_rest(cl, 0);
+	htbx_node_rest(cl, 0);
 	cl->pq.child = NULL;
 	cl->pq.next = NULL;
 	cl->pq.prev = NULL;
@@ -472,7 +475,7 @@ void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg)
  * @cl leaves the ring it sits in at its level (deleted, or its level
  * changes): no ring may keep a turn for it.
  */
-static void htbx_forget_turns(struct htbx_core *q, struct htbx_cls *cl)
+static void htbx_forget_turns(struct htbx_core *q, struct htbx_core_node *cl)
 {
 	int i;
 
@@ -487,14 +490,14 @@ static void htbx_forget_turns(struct htbx_core *q, struct htbx_cls *cl)
 /**
  * htbx_core_add - link a set-up class into the tree
  * @q: the scheduler
- * @cl: a class prepared by htbx_cls_setup
+ * @cl: a class prepared by htbx_node_setup
  * @parent: its parent, or NULL for a root class
  * @now: current time, ns
  *
  * A leaf parent becomes an inner class; its queue must be empty already.
  */
-void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
-		   struct htbx_cls *parent, u64 now)
+void htbx_core_add(struct htbx_core *q, struct htbx_core_node *cl,
+		   struct htbx_core_node *parent, u64 now)
 {
 	int i;
 
@@ -526,7 +529,7 @@ void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
  * A no-op on an inner class, whose activity is its children's business.
  */
 void htbx_core_deactivate(struct htbx_core *q,
-			  struct htbx_cls *cl)
+			  struct htbx_core_node *cl)
 {
 	if (q->lazy == cl)
 		q->lazy = NULL;
@@ -542,7 +545,7 @@ void htbx_core_deactivate(struct htbx_core *q,
  * parent's feed if it borrows, none otherwise.
  */
 static struct htbx_ring *htbx_leaf_ring(struct htbx_core *q,
-					struct htbx_cls *cl, int prio)
+					struct htbx_core_node *cl, int prio)
 {
 	if (cl->cmode == HTBX_CAN_SEND)
 		return &q->row[0][prio];
@@ -559,9 +562,9 @@ static struct htbx_ring *htbx_leaf_ring(struct htbx_core *q,
  * The out-of-line part of htbx_core_activate (htbx_core.h), which tests
  * whether @cl is active already.
  */
-void htbx_activate_leaf(struct htbx_core *q, struct htbx_cls *cl)
+void htbx_activate_leaf(struct htbx_core *q, struct htbx_core_node *cl)
 {
-	struct htbx_cls *w = q->lazy;
+	struct htbx_core_node *w = q->lazy;
 	u32 prio = cl->cfg.prio;
 	struct htbx_ring *r;
 
@@ -611,10 +614,10 @@ void htbx_activate_leaf(struct htbx_core *q, struct htbx_cls *cl)
  * Return: true when the parent lost its last child and is a leaf again,
  * with full tokens; the caller then gives it a leaf queue.
  */
-bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl,
+bool htbx_core_del(struct htbx_core *q, struct htbx_core_node *cl,
 		   u64 now)
 {
-	struct htbx_cls *p = cl->parent;
+	struct htbx_core_node *p = cl->parent;
 
 	WARN_ON_ONCE(cl->children);
 	htbx_core_deactivate(q, cl);
@@ -630,7 +633,7 @@ bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl,
 	htbx_pq_remove(q, p);
 	htbx_forget_turns(q, p);
 	p->level = 0;
-	htbx_cls_rest(p, now);	/* inactive: its ring nodes are unlinked */
+	htbx_node_rest(p, now);	/* inactive: its ring nodes are unlinked */
 	return true;
 }
 
@@ -644,7 +647,7 @@ bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl,
  * Credit earned under the old configuration is kept (as time), clamped to
  * the new buffers; mode, event and activity (the prio may change) follow.
  */
-void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
+void htbx_core_change(struct htbx_core *q, struct htbx_core_node *cl,
 		      const struct htbx_cfg *cfg, u64 now)
 {
 	int act = cl->prio_activity;
@@ -659,7 +662,7 @@ void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
 	cl->tokens = min_t(s64, cl->tokens + diff, cl->buffer);
 	cl->ctokens = min_t(s64, cl->ctokens + diff, cl->cbuffer);
 	cl->t_c = now;
-	htbx_cls_apply(cl, cfg);
+	htbx_node_apply(cl, cfg);
 	cl->tokens = min_t(s64, cl->tokens, cl->buffer);
 	cl->ctokens = min_t(s64, cl->ctokens, cl->cbuffer);
 	if (cl->sh)
@@ -681,7 +684,7 @@ void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
  * it would put back a node its ring does not count.
  */
 static void htbx_rotate(struct htbx_core *q, int level, int prio,
-			struct htbx_cls **path, int depth)
+			struct htbx_core_node **path, int depth)
 {
 	struct list_head *node;
 	struct htbx_ring *r;
@@ -701,9 +704,9 @@ static void htbx_rotate(struct htbx_core *q, int level, int prio,
 
 /* Path from the head of row[level][prio] down the feeds to a leaf. */
 static int htbx_lookup_leaf(struct htbx_core *q, int level, int prio,
-			    struct htbx_cls **path)
+			    struct htbx_core_node **path)
 {
-	struct htbx_cls *cl = htbx_ring_head(&q->row[level][prio], prio);
+	struct htbx_core_node *cl = htbx_ring_head(&q->row[level][prio], prio);
 	int depth = 0;
 
 	while (cl) {
@@ -731,12 +734,12 @@ static u32 htbx_giants(u32 segs, u32 len, u32 mtu)
  * Account @pkt (@len bytes) sent by @leaf from row @level at @prio on
  * every ancestor.
  */
-static void htbx_charge(struct htbx_core *q, struct htbx_cls *leaf,
+static void htbx_charge(struct htbx_core *q, struct htbx_core_node *leaf,
 			int level, int prio, const void *pkt, u32 len,
 			u64 now)
 {
 	u32 segs = htbx_pkt_segs(pkt);
-	struct htbx_cls *c;
+	struct htbx_core_node *c;
 	s64 diff, t, wait;
 	u64 wire;
 	int old;
@@ -773,14 +776,14 @@ mode:
 			if (c->cmode != HTBX_CAN_SEND)
 				htbx_pq_insert(q, c, htbx_key(now, wait));
 		}
-		htbx_cls_sent(c, len, segs);
+		htbx_node_sent(c, len, segs);
 	}
 }
 
 #define HTBX_MAX_TRIES	4096	/* leaf dequeues per tree and call */
 
 /* cl is in a row or feed for some prio (not only counted as active). */
-static bool htbx_on_ring(const struct htbx_cls *cl, int prio)
+static bool htbx_on_ring(const struct htbx_core_node *cl, int prio)
 {
 	return !list_empty(&cl->ring_node[prio]);
 }
@@ -790,11 +793,11 @@ static bool htbx_on_ring(const struct htbx_cls *cl, int prio)
  * queues may have spent what this queue's nodes last saw). True when one
  * changed: the path is not valid any more, look it up again.
  */
-static bool htbx_path_stale(struct htbx_core *q, struct htbx_cls **path,
+static bool htbx_path_stale(struct htbx_core *q, struct htbx_core_node **path,
 			    int depth, u64 now)
 {
 	bool changed = false;
-	struct htbx_cls *c;
+	struct htbx_core_node *c;
 	s64 wait;
 	int i;
 
@@ -819,7 +822,7 @@ static bool htbx_path_stale(struct htbx_core *q, struct htbx_cls **path,
  * (@skips[0]). False when the whole row yielded: nothing to send here.
  */
 static bool htbx_skip(struct htbx_core *q, int level, int prio,
-		      struct htbx_cls **path, int i, u32 *skips)
+		      struct htbx_core_node **path, int i, u32 *skips)
 {
 	struct htbx_ring *r;
 	int j;
@@ -850,9 +853,9 @@ static bool htbx_skip(struct htbx_core *q, int level, int prio,
 static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 			       u64 now)
 {
-	struct htbx_cls *path[HTBX_CORE_MAXDEPTH];
+	struct htbx_core_node *path[HTBX_CORE_MAXDEPTH];
 	u32 skips[HTBX_CORE_MAXDEPTH] = { 0 };
-	struct htbx_cls *leaf, *start = NULL;
+	struct htbx_core_node *leaf, *start = NULL;
 	int depth, tries = 0, i;
 	void *pkt;
 	u64 at;
@@ -943,7 +946,7 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 {
 	unsigned long m, tried = 0;
-	struct htbx_cls *cl;
+	struct htbx_core_node *cl;
 	int budget = HTBX_EVENT_BUDGET, restarts = 0;
 	bool hit = false;
 	int level, prio;
@@ -1006,7 +1009,7 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 }
 
 /**
- * htbx_core_reset_cls - full tokens, CAN_SEND, inactive, out of all queues
+ * htbx_core_reset_node - full tokens, CAN_SEND, inactive, out of all queues
  * @q: the scheduler
  * @cl: the class
  * @now: the time, ns
@@ -1017,10 +1020,11 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
  * shrinking queue count resets the queues above it alone), and the node
  * reads its tokens from them before it sends.
  */
-void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl, u64 now)
+void htbx_core_reset_node(struct htbx_core *q, struct htbx_core_node *cl,
+			  u64 now)
 {
 	htbx_pq_remove(q, cl);
-	htbx_cls_rest(cl, now);
+	htbx_node_rest(cl, now);
 }
 
 void htbx_core_reset(struct htbx_core *q)
@@ -1054,7 +1058,7 @@ void htbx_core_init(struct htbx_core *q)
  *
  * Return: the mode, HTBX_CAN_SEND, HTBX_MAY_BORROW or HTBX_CANT_SEND.
  */
-int htbx_core_mode(const struct htbx_cls *cl, u64 now, s64 *wait)
+int htbx_core_mode(const struct htbx_core_node *cl, u64 now, s64 *wait)
 {
 	s64 toks, ctoks;
 
@@ -1066,13 +1070,14 @@ int htbx_core_mode(const struct htbx_cls *cl, u64 now, s64 *wait)
 }
 
 /**
- * htbx_cls_xstats - fill the class xstats
+ * htbx_node_xstats - fill the class xstats
  * @cl: the class
  * @xs: the xstats to fill
  *
  * tokens/ctokens are the values at the last update, as the UAPI documents.
  */
-void htbx_cls_xstats(const struct htbx_cls *cl, struct tc_htbx_xstats *xs)
+void htbx_node_xstats(const struct htbx_core_node *cl,
+		      struct tc_htbx_xstats *xs)
 {
 	xs->version = HTBX_VERSION;
 	xs->mode = cl->cmode;

@@ -52,7 +52,7 @@ struct htbx_cfg {
 	struct htbx_lenspec len; /* mpu, overhead, linklayer */
 };
 
-struct htbx_cls;
+struct htbx_core_node;
 
 /* mq mode: a class's buckets, shared by its nodes (htbx_share.h) */
 struct htbx_bucket;
@@ -62,7 +62,7 @@ struct htbx_ring {
 	struct list_head	head;	/* first entry is served next */
 	u32			n;	/* members */
 	u32			turns;	/* rotations since the owner's last */
-	struct htbx_cls		*resume; /* left while it had the turn */
+	struct htbx_core_node	*resume; /* left while it had the turn */
 };
 
 /* Event queue node (intrusive pairing heap, ordered by key). */
@@ -73,12 +73,12 @@ struct htbx_pq_node {
 	u64			key;	/* ns when the class may change mode */
 };
 
-struct htbx_cls {
+struct htbx_core_node {
 	/*
 	 * Ordered by use. The first 160 bytes are what the charge reads and
 	 * writes for every packet at every level (with the glue's 32 bytes
 	 * in front of them, three cache lines: sch_htbx.h, struct
-	 * htbx_part); the leaf's DRR and activity state follows. The
+	 * htbx_node); the leaf's DRR and activity state follows. The
 	 * fields marked mq are htbx_share.c's: the core only zeroes them.
 	 */
 	struct htbx_cfg		cfg;
@@ -88,7 +88,7 @@ struct htbx_cls {
 	u64			ceil_recip;	/* htbx_rate_recip(cfg.ceil) */
 	/* mq mode: the buckets every queue's node of this class charges */
 	struct htbx_bucket	*sh;		/* NULL: tokens are this node's */
-	struct htbx_cls		*parent;
+	struct htbx_core_node	*parent;
 	int			level;		/* 0 leaf; inner: parent's - 1, top 7 */
 	int			cmode;		/* HTBX_CANT_SEND .. HTBX_CAN_SEND */
 
@@ -101,7 +101,7 @@ struct htbx_cls {
 
 	/*
 	 * Scheduler statistics. Bytes and packets are not kept here: the
-	 * core reports every packet through htbx_cls_sent() and the caller
+	 * core reports every packet through htbx_node_sent() and the caller
 	 * keeps the one counter set (the kernel: gnet bstats).
 	 */
 	u64			lends;		/* packets sent on its own rate */
@@ -132,7 +132,7 @@ struct htbx_core {
 	u8			row_mask[HTBX_CORE_MAXDEPTH];	/* prios with members */
 	u8			level_mask;	/* levels whose row_mask is not 0 */
 	struct htbx_pq_node	*events;	/* heap root: earliest key */
-	struct htbx_cls		*lazy;		/* single queue: last served */
+	struct htbx_core_node	*lazy;		/* single queue: last served */
 	u64			next_event;	/* see htbx_core_dequeue */
 	u64			poll;		/* mq: outranked, look again then */
 	u64			overlimits;	/* sum of the classes' overlimits */
@@ -166,7 +166,7 @@ struct htbx_core {
  *				qdisc_pkt_len of the whole GSO packet).
  * htbx_pkt_segs(pkt)		segments it leaves the device as (GSO: gso_segs;
  *				else 1). Giants are counted per segment.
- * htbx_cls_sent(cl, len, segs) account a packet of len bytes (htbx_pkt_len)
+ * htbx_node_sent(cl, len, segs) account a packet of len bytes (htbx_pkt_len)
  *				leaving as segs segments (htbx_pkt_segs) to
  *				cl's byte and packet counters; called once
  *				per packet for the leaf and each ancestor.
@@ -176,7 +176,7 @@ struct htbx_core {
  * API (sch_htbx_main.c and the harness rely on these names):
  *
  *   htbx_core_init(q)			empty scheduler, zeroed counters
- *   htbx_cls_setup(cl, cfg)		apply a validated config to a class
+ *   htbx_node_setup(cl, cfg)		apply a validated config to a class
  *					not yet in the tree (every field set)
  *   htbx_core_add(q, cl, parent, now)	link a set-up class under parent
  *					(NULL: a root class). If parent was a
@@ -197,14 +197,14 @@ struct htbx_core {
  *					q->next_event is when to try again
  *					(0: nothing waits; now: the event
  *					budget ran out, hand over and retry)
- *   htbx_core_reset_cls(q, cl, now)	full tokens, CAN_SEND, inactive
+ *   htbx_core_reset_node(q, cl, now)	full tokens, CAN_SEND, inactive
  *					(mq: this node; the shared buckets
  *					keep the class's debt)
  *   htbx_core_reset(q)			empty rows and event queue (after
  *					every class was reset)
  *   htbx_core_mode(cl, now, &wait)	the mode cl would have at now, and the
  *					ns until it can improve
- *   htbx_cls_xstats(cl, xs)		fill struct tc_htbx_xstats
+ *   htbx_node_xstats(cl, xs)		fill struct tc_htbx_xstats
  *
  * In mq mode each TX queue has its own htbx_core, under its own lock, and
  * a class a node in each; what the nodes of a class share is
@@ -212,19 +212,21 @@ struct htbx_core {
  * htbx_share.h).
  */
 void htbx_core_init(struct htbx_core *q);
-void htbx_cls_setup(struct htbx_cls *cl, const struct htbx_cfg *cfg);
-void htbx_core_add(struct htbx_core *q, struct htbx_cls *cl,
-		   struct htbx_cls *parent, u64 now);
-bool htbx_core_del(struct htbx_core *q, struct htbx_cls *cl, u64 now);
-void htbx_core_change(struct htbx_core *q, struct htbx_cls *cl,
+void htbx_node_setup(struct htbx_core_node *cl, const struct htbx_cfg *cfg);
+void htbx_core_add(struct htbx_core *q, struct htbx_core_node *cl,
+		   struct htbx_core_node *parent, u64 now);
+bool htbx_core_del(struct htbx_core *q, struct htbx_core_node *cl, u64 now);
+void htbx_core_change(struct htbx_core *q, struct htbx_core_node *cl,
 		      const struct htbx_cfg *cfg, u64 now);
-void htbx_activate_leaf(struct htbx_core *q, struct htbx_cls *cl);
-void htbx_core_deactivate(struct htbx_core *q, struct htbx_cls *cl);
+void htbx_activate_leaf(struct htbx_core *q, struct htbx_core_node *cl);
+void htbx_core_deactivate(struct htbx_core *q, struct htbx_core_node *cl);
 void *htbx_core_dequeue(struct htbx_core *q, u64 now);
-void htbx_core_reset_cls(struct htbx_core *q, struct htbx_cls *cl, u64 now);
+void htbx_core_reset_node(struct htbx_core *q, struct htbx_core_node *cl,
+			  u64 now);
 void htbx_core_reset(struct htbx_core *q);
-int htbx_core_mode(const struct htbx_cls *cl, u64 now, s64 *wait);
-void htbx_cls_xstats(const struct htbx_cls *cl, struct tc_htbx_xstats *xs);
+int htbx_core_mode(const struct htbx_core_node *cl, u64 now, s64 *wait);
+void htbx_node_xstats(const struct htbx_core_node *cl,
+		      struct tc_htbx_xstats *xs);
 
 /**
  * htbx_core_activate - leaf @cl has packets (idempotent)
@@ -236,7 +238,7 @@ void htbx_cls_xstats(const struct htbx_cls *cl, struct tc_htbx_xstats *xs);
  * activation itself (htbx_activate_leaf) is out of line.
  */
 static inline void htbx_core_activate(struct htbx_core *q,
-				      struct htbx_cls *cl)
+				      struct htbx_core_node *cl)
 {
 	if (WARN_ON_ONCE(cl->level) || cl->prio_activity)
 		return;
@@ -244,8 +246,8 @@ static inline void htbx_core_activate(struct htbx_core *q,
 }
 
 /* The event queue on its own, for tests/unit's heap test. */
-void htbx_pq_insert(struct htbx_core *q, struct htbx_cls *cl, u64 key);
-void htbx_pq_remove(struct htbx_core *q, struct htbx_cls *cl);
-struct htbx_cls *htbx_pq_first(const struct htbx_core *q);
+void htbx_pq_insert(struct htbx_core *q, struct htbx_core_node *cl, u64 key);
+void htbx_pq_remove(struct htbx_core *q, struct htbx_core_node *cl);
+struct htbx_core_node *htbx_pq_first(const struct htbx_core *q);
 
 #endif /* _HTBX_CORE_H */

@@ -26,7 +26,7 @@
  * takes in what the leaf dropped outside the data path (a change of its
  * limit: htbx_leaf_change).
  */
-void htbx_mq_follow(struct htbx_part *p)
+void htbx_mq_follow(struct htbx_node *p)
 {
 	struct Qdisc *sch = p->txq->sch, *leaf = p->leaf;
 
@@ -41,7 +41,7 @@ void htbx_mq_follow(struct htbx_part *p)
  * counted as the queue's drops; the class leaves the rings if that
  * emptied it. Under the queue's lock.
  */
-static void htbx_mq_dropped(struct htbx_part *p)
+static void htbx_mq_dropped(struct htbx_node *p)
 {
 	u32 drops = p->qlen_seen - p->leaf->q.qlen;
 
@@ -50,12 +50,12 @@ static void htbx_mq_dropped(struct htbx_part *p)
 	htbx_mq_follow(p);
 	p->txq->sch->qstats.drops += drops;
 	if (!p->leaf->q.qlen)
-		htbx_core_deactivate(&p->txq->core, &p->cls);
+		htbx_core_deactivate(&p->txq->core, &p->core);
 }
 
 /**
- * htbx_mq_leaf_dequeue - htbx_leaf_dequeue() of a part on a TX queue
- * @p: the part, which has a leaf
+ * htbx_mq_leaf_dequeue - htbx_leaf_dequeue() of a node on a TX queue
+ * @p: the node, which has a leaf
  *
  * A leaf that drops inside its ->dequeue reports it to the htbx qdisc,
  * which cannot tell the queue: the drop is seen here instead, from the
@@ -64,7 +64,7 @@ static void htbx_mq_dropped(struct htbx_part *p)
  *
  * Return: the leaf's next packet, or NULL.
  */
-void *htbx_mq_leaf_dequeue(struct htbx_part *p)
+void *htbx_mq_leaf_dequeue(struct htbx_node *p)
 {
 	struct Qdisc *leaf = p->leaf;
 	struct sk_buff *skb;
@@ -82,14 +82,14 @@ void *htbx_mq_leaf_dequeue(struct htbx_part *p)
 }
 
 /*
- * mq: enqueue @skb on @p, the part of its class on queue @t. A leaf that
+ * mq: enqueue @skb on @p, the node of its class on queue @t. A leaf that
  * drops others to take this one (fq_codel, sfq, ...) reports it to the
  * htbx qdisc, not to @sch: the queue's qdisc follows the leaf (this
  * packet included) instead. The caller counts a refused packet as
  * refused without mq (and the single-queue path tests for mq once).
  */
 int htbx_mq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
-		    struct htbx_part *p, struct sk_buff **to_free)
+		    struct htbx_node *p, struct sk_buff **to_free)
 {
 	u32 qlen0 = p->qlen_seen;
 	s32 drops;
@@ -102,11 +102,11 @@ int htbx_mq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
 	if (unlikely(drops > 0))
 		sch->qstats.drops += drops;
 	if (!p->leaf->q.qlen)
-		htbx_core_deactivate(&t->core, &p->cls);
+		htbx_core_deactivate(&t->core, &p->core);
 	if (unlikely(ret != NET_XMIT_SUCCESS))
 		return ret;
 	if (p->leaf->q.qlen)
-		htbx_core_activate(&t->core, &p->cls);
+		htbx_core_activate(&t->core, &p->core);
 	return NET_XMIT_SUCCESS;
 }
 
@@ -205,7 +205,7 @@ static struct Qdisc_ops htbx_txq_ops = {
 /*
  * mq mode: one qdisc of htbx_txq_ops per TX queue, the queue's own root
  * from htbx_attach() on (so the queue's lock is its lock), scheduling
- * part @i of every class.
+ * node @i of every class.
  */
 int htbx_mq_init(struct Qdisc *sch, struct netlink_ext_ack *extack)
 {
@@ -435,7 +435,7 @@ struct nlattr *htbx_leaf_opts(struct Qdisc *leaf, struct sk_buff *skb)
 	return nla_find((struct nlattr *)skb->data, skb->len, TCA_OPTIONS);
 }
 
-/* A copy of @leaf0 (the kind's ops, options @opt) for part @i. */
+/* A copy of @leaf0 (the kind's ops, options @opt) for node @i. */
 struct Qdisc *htbx_clone_leaf(struct Qdisc *sch, const struct Qdisc *leaf0,
 			      struct nlattr *opt, unsigned int i, u32 classid,
 			      struct netlink_ext_ack *extack)
@@ -471,7 +471,7 @@ struct Qdisc *htbx_clone_leaf(struct Qdisc *sch, const struct Qdisc *leaf0,
  * What a change made the leaf of @p drop (a lower limit), counted on its
  * queue; its parent, the htbx qdisc, was told, but not the queue.
  */
-static void htbx_leaf_changed(struct htbx_part *p)
+static void htbx_leaf_changed(struct htbx_node *p)
 {
 	struct Qdisc *sch = p->txq->sch;
 
@@ -491,29 +491,29 @@ static void htbx_leaf_sync_class(struct Qdisc *sch, struct htbx_class *cl,
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct nlattr *copy;
-	struct htbx_part *p;
+	struct htbx_node *p;
 	struct Qdisc *c;
 	unsigned int i;
 
 	copy = kmemdup(opt, opt->nla_len, GFP_KERNEL_ACCOUNT);
 	if (!copy)
 		return;		/* tried again at the next look */
-	htbx_leaf_changed(&cl->p);
+	htbx_leaf_changed(&cl->node);
 	for (i = 1; i < q->nq; i++) {
-		p = htbx_part(cl, i);
+		p = htbx_node_at(cl, i);
 		c = p->leaf;
 		if (c->ops->change && !c->ops->change(c, opt, NULL)) {
 			htbx_leaf_changed(p);
 			continue;
 		}
-		c = htbx_clone_leaf(sch, cl->p.leaf, opt, i,
+		c = htbx_clone_leaf(sch, cl->node.leaf, opt, i,
 				    cl->common.classid, NULL);
 		if (!c) {
 			kfree(copy);
 			return;
 		}
 		spin_lock_bh(qdisc_lock(p->txq->sch));
-		htbx_purge_part(q, cl, i);
+		htbx_purge_node(q, cl, i);
 		swap(p->leaf, c);
 		spin_unlock_bh(qdisc_lock(p->txq->sch));
 		htbx_leaf_put(c);
@@ -552,7 +552,7 @@ static bool htbx_leaf_sync(struct Qdisc *sch)
 				skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
 			if (!skb)
 				return true;	/* tried again at the next look */
-			opt = htbx_leaf_opts(cl->p.leaf, skb);
+			opt = htbx_leaf_opts(cl->node.leaf, skb);
 			if (IS_ERR_OR_NULL(opt) ||
 			    !nla_memcmp(opt, nla_data(cl->leaf_opt),
 					nla_len(cl->leaf_opt)))
@@ -584,18 +584,18 @@ void htbx_leaf_sync_work(struct work_struct *work)
 
 /* ---- dumps: the sums of the queues ---- */
 
-/* mq: add what part @p counted to a class's @qs, @xs and @qlen. */
-static void htbx_part_stats(const struct htbx_part *p,
+/* mq: add what node @p counted to a class's @qs, @xs and @qlen. */
+static void htbx_node_stats(const struct htbx_node *p,
 			    struct gnet_stats_queue *qs,
 			    struct tc_htbx_xstats *xs, __u32 *qlen)
 {
 	__u32 n = 0, b = 0;
 
 	qs->drops += p->drops;
-	qs->overlimits += p->cls.overlimits;
-	xs->lends += p->cls.lends;
-	xs->borrows += p->cls.borrows;
-	xs->giants += p->cls.giants;
+	qs->overlimits += p->core.overlimits;
+	xs->lends += p->core.lends;
+	xs->borrows += p->core.borrows;
+	xs->giants += p->core.giants;
 	if (p->leaf) {
 		qdisc_qstats_qlen_backlog(p->leaf, &n, &b);
 		*qlen += n;
@@ -605,7 +605,7 @@ static void htbx_part_stats(const struct htbx_part *p,
 }
 
 /*
- * A class's counts on every queue, for its dump: each queue's part under
+ * A class's counts on every queue, for its dump: each queue's node under
  * that queue's lock, one queue at a time, as mq_dump() reads its queues:
  * the data path counts without marked accesses (a marked increment costs
  * single-queue mode two instructions per level and packet).
@@ -622,7 +622,7 @@ void htbx_mq_class_stats(struct Qdisc *sch, struct htbx_class *cl,
 		if (!q->shards[i])
 			continue;	/* the qdisc is going */
 		htbx_dump_lock(q->shards[i], i);
-		htbx_part_stats(htbx_part(cl, i), qs, xs, qlen);
+		htbx_node_stats(htbx_node_at(cl, i), qs, xs, qlen);
 		htbx_dump_unlock(q->shards[i], i);
 	}
 }

@@ -2,10 +2,11 @@
 /*
  * The kernel side of mq mode: one class tree over every TX queue, each
  * queue with a qdisc of its own (a shard, htbx_txq_ops) that schedules
- * the queue's part of every class. What the parts' nodes share between
- * the queues' cores is htbx_share.c's; this layer holds the qdiscs, the
- * copies of a class's leaf on every queue and their sync, the locking of
- * every queue and the dumps that sum the queues (design/multiqueue.md).
+ * the queue's node of every class. What the nodes of a class share
+ * between the queues' cores is htbx_share.c's; this layer holds the
+ * qdiscs, the copies of a class's leaf on every queue and their sync, the
+ * locking of every queue and the dumps that sum the queues
+ * (design/multiqueue.md).
  *
  * The interface, all called by the glue (sch_htbx_main.c) for a qdisc in
  * mq mode (q->mq), except where noted:
@@ -18,13 +19,13 @@
  *					put, attached ones forget the qdisc
  *
  * The data path, under the queue's lock:
- *   htbx_mq_enqueue(skb, sch, t, p, to_free)  enqueue on part p of queue
+ *   htbx_mq_enqueue(skb, sch, t, p, to_free)  enqueue on node p of queue
  *					t, the queue's qdisc following the
  *					leaf; the leaf's verdict
- *   htbx_mq_leaf_dequeue(p)		htbx_leaf_dequeue() of a part on a
+ *   htbx_mq_leaf_dequeue(p)		htbx_leaf_dequeue() of a node on a
  *					queue (include/htbx_hooks.h)
  *   htbx_mq_follow(p)			the queue's qdisc takes in what p's
- *					leaf holds now (htbx_purge_part too)
+ *					leaf holds now (htbx_purge_node too)
  *
  * Configuration, under RTNL:
  *   htbx_mq_lock(sch), htbx_mq_unlock(sch)  every queue's lock, under the
@@ -33,7 +34,7 @@
  *   htbx_mq_leaf_ok(leaf, extack)	may leaf be copied to every queue
  *   htbx_leaf_opts(leaf, skb)		leaf's options, as its dump has them
  *   htbx_clone_leaf(sch, leaf0, opt, i, classid, extack)  a copy of leaf0
- *					with options opt for part i
+ *					with options opt for node i
  *   htbx_leaf_put(leaf)		put any leaf, a copy's ops with it
  *					(also without mq)
  *   htbx_leaf_sync_work(work)		the look for a changed leaf, every
@@ -58,9 +59,9 @@ int htbx_mq_init(struct Qdisc *sch, struct netlink_ext_ack *extack);
 void htbx_mq_destroy(struct Qdisc *sch);
 
 int htbx_mq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
-		    struct htbx_part *p, struct sk_buff **to_free);
-void *htbx_mq_leaf_dequeue(struct htbx_part *p);
-void htbx_mq_follow(struct htbx_part *p);
+		    struct htbx_node *p, struct sk_buff **to_free);
+void *htbx_mq_leaf_dequeue(struct htbx_node *p);
+void htbx_mq_follow(struct htbx_node *p);
 
 void htbx_mq_lock(struct Qdisc *sch) __acquires(qdisc_lock(sch));
 void htbx_mq_unlock(struct Qdisc *sch) __releases(qdisc_lock(sch));

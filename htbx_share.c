@@ -38,7 +38,7 @@ static s64 htbx_bucket_charge(atomic64_t *v, u64 now, s64 buffer, u64 cost)
  * @cl: the node (cl->sh set)
  * @now: the time, ns
  */
-void htbx_share_sync(struct htbx_cls *cl, u64 now)
+void htbx_share_sync(struct htbx_core_node *cl, u64 now)
 {
 	cl->tokens = htbx_bucket_toks(&cl->sh->rate, now, cl->buffer);
 	cl->ctokens = htbx_bucket_toks(&cl->sh->ceil, now, cl->cbuffer);
@@ -64,7 +64,7 @@ static void htbx_bucket_raise(atomic64_t *v, s64 floor)
  * once; single-queue htbx keeps the tokens it had, capped at the old
  * burst.
  */
-void htbx_share_hold(struct htbx_cls *cl, u64 now)
+void htbx_share_hold(struct htbx_core_node *cl, u64 now)
 {
 	htbx_bucket_raise(&cl->sh->rate, (s64)now - cl->tokens);
 	htbx_bucket_raise(&cl->sh->ceil, (s64)now - cl->ctokens);
@@ -79,7 +79,7 @@ void htbx_share_hold(struct htbx_cls *cl, u64 now)
  * The node's tokens are read from the buckets; the quantum the parent
  * counts for the class (xw) changes once, on the first queue's node.
  */
-void htbx_share_change(struct htbx_cls *cl, u32 quantum, u64 now)
+void htbx_share_change(struct htbx_core_node *cl, u32 quantum, u64 now)
 {
 	struct htbx_bucket *b = cl->sh;
 	int prio;
@@ -101,7 +101,7 @@ void htbx_share_change(struct htbx_cls *cl, u32 quantum, u64 now)
  * @toks: the tokens, ns
  * @ctoks: the ctokens, ns
  */
-void htbx_share_toks(const struct htbx_cls *cl, u64 now, s64 *toks,
+void htbx_share_toks(const struct htbx_core_node *cl, u64 now, s64 *toks,
 		     s64 *ctoks)
 {
 	*toks = htbx_bucket_toks(&cl->sh->rate, now, cl->buffer);
@@ -111,10 +111,10 @@ void htbx_share_toks(const struct htbx_cls *cl, u64 now, s64 *toks,
 /**
  * htbx_bucket_fill - full buckets for a class's configuration
  * @b: the buckets
- * @cl: a node of the class, set up (htbx_cls_setup)
+ * @cl: a node of the class, set up (htbx_node_setup)
  * @now: the time, ns
  */
-void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
+void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_core_node *cl,
 		      u64 now)
 {
 	atomic64_set(&b->rate, (s64)now - cl->buffer);
@@ -130,7 +130,7 @@ void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
  * inner class, at which prios its children borrow (demand). Called
  * wherever a node's activity changes.
  */
-void htbx_share_publish(struct htbx_cls *cl)
+void htbx_share_publish(struct htbx_core_node *cl)
 {
 	bool active = !cl->level && cl->prio_activity;
 	unsigned long want, diff;
@@ -166,7 +166,7 @@ void htbx_share_publish(struct htbx_cls *cl)
  * sees what the one that read 0 -> 1 added), and b->quantum changes only
  * with every queue's lock held (htbx_share_change), so the two agree.
  */
-static void htbx_feed_count(struct htbx_cls *cl, int prio, bool in)
+static void htbx_feed_count(struct htbx_core_node *cl, int prio, bool in)
 {
 	struct htbx_bucket *b = cl->sh, *pb = cl->parent->sh;
 
@@ -191,7 +191,7 @@ static void htbx_feed_count(struct htbx_cls *cl, int prio, bool in)
  *
  * One call per level of an activation: the node's rings are the core's.
  */
-void htbx_share_feed(struct htbx_cls *cl, unsigned long mask, bool in)
+void htbx_share_feed(struct htbx_core_node *cl, unsigned long mask, bool in)
 {
 	for (; mask; mask &= mask - 1)
 		htbx_feed_count(cl, __ffs(mask), in);
@@ -201,7 +201,7 @@ void htbx_share_feed(struct htbx_cls *cl, unsigned long mask, bool in)
  * htbx_share_rest - a node at rest is counted nowhere
  * @cl: the node (cl->sh set), its prio_activity 0 already
  */
-void htbx_share_rest(struct htbx_cls *cl)
+void htbx_share_rest(struct htbx_core_node *cl)
 {
 	htbx_share_publish(cl);
 	htbx_share_feed(cl, cl->infeed, false);
@@ -229,7 +229,7 @@ static u64 htbx_vclamp(u64 x, u64 v, s64 lim)
 	return x;
 }
 
-static void htbx_vtime(struct htbx_cls *x, u64 len)
+static void htbx_vtime(struct htbx_core_node *x, u64 len)
 {
 	u64 v = atomic64_add_return(len, &x->sh->vsent);
 	u64 n = max_t(int, atomic_read(&x->sh->nactive), 1);
@@ -250,7 +250,7 @@ static void htbx_vtime(struct htbx_cls *x, u64 len)
  * least 1.0 (a count another queue is changing may be read half-done);
  * at most 2^16 (a part of 2^-16), so len * factor cannot overflow.
  */
-static u64 htbx_xfactor(const struct htbx_cls *c, int prio, bool node)
+static u64 htbx_xfactor(const struct htbx_core_node *c, int prio, bool node)
 {
 	u64 qn = max_t(u32, READ_ONCE(c->sh->quantum), 1);
 	u64 w = (u64)atomic64_read(&c->parent->sh->xw[prio]);
@@ -270,7 +270,7 @@ static u64 htbx_xfactor(const struct htbx_cls *c, int prio, bool node)
  * packets and quanta that large, less would forget most of a packet at
  * every charge and bend unequal quanta towards one packet each.
  */
-static u64 htbx_xlead(const struct htbx_cls *c)
+static u64 htbx_xlead(const struct htbx_core_node *c)
 {
 	return clamp_t(u64, READ_ONCE(c->sh->quantum), HTBX_VLEAD, 1U << 24);
 }
@@ -286,7 +286,7 @@ static u64 htbx_xlead(const struct htbx_cls *c)
  * feed (sending on its own rate, or idle). The class's clamp is one
  * try: a queue that loses the race to another leaves it to that one.
  */
-static void htbx_xtime(struct htbx_cls *c, int prio, u64 len)
+static void htbx_xtime(struct htbx_core_node *c, int prio, u64 len)
 {
 	atomic64_t *cf = &c->sh->xfin[prio];
 	u64 v = atomic64_add_return(len, &c->parent->sh->xsent[prio]);
@@ -308,7 +308,7 @@ static void htbx_xtime(struct htbx_cls *c, int prio, u64 len)
  * mq: class @c, or its node if c is a leaf, took more of its parent's
  * excess than its part, by more than half the lead.
  */
-static bool htbx_xahead(const struct htbx_cls *c, int prio)
+static bool htbx_xahead(const struct htbx_core_node *c, int prio)
 {
 	u64 v = (u64)atomic64_read(&c->parent->sh->xsent[prio]);
 	u64 f = htbx_xfactor(c, prio, false), lead = htbx_xlead(c);
@@ -336,7 +336,7 @@ static bool htbx_xahead(const struct htbx_cls *c, int prio)
  * and the virtual times (htbx_vtime, htbx_xtime). Leaves the node's
  * tokens as the buckets have them; its mode is the caller's.
  */
-void htbx_share_charge(struct htbx_cls *c, int level, int prio, u32 len,
+void htbx_share_charge(struct htbx_core_node *c, int level, int prio, u32 len,
 		       u64 wire, u64 now)
 {
 	if (c->level >= level) {
@@ -369,7 +369,7 @@ void htbx_share_charge(struct htbx_cls *c, int level, int prio, u32 len,
  * queue the driver stopped) lets them pile up, and then any queue takes
  * what is above half.
  */
-static bool htbx_short(const struct htbx_cls *x, u64 now, u64 *at)
+static bool htbx_short(const struct htbx_core_node *x, u64 now, u64 *at)
 {
 	s64 wait = x->buffer / 2 - x->tokens;
 
@@ -390,9 +390,9 @@ static bool htbx_short(const struct htbx_cls *x, u64 now, u64 *at)
  * excess (htbx_xtime: the parent's excess goes by quantum across
  * queues); -1: nobody.
  */
-static int htbx_yield(struct htbx_cls **path, int depth, int prio)
+static int htbx_yield(struct htbx_core_node **path, int depth, int prio)
 {
-	const struct htbx_cls *x = path[0];
+	const struct htbx_core_node *x = path[0];
 	int p, n, i;
 
 	for (p = 0; p < prio && x->level; p++)
@@ -422,7 +422,7 @@ static int htbx_yield(struct htbx_cls **path, int depth, int prio)
  * the member that yields (htbx_yield), while the row member is short of
  * tokens (htbx_short).
  */
-int htbx_share_yield(struct htbx_cls **path, int depth, int prio, u64 now,
+int htbx_share_yield(struct htbx_core_node **path, int depth, int prio, u64 now,
 		     u64 *at)
 {
 	if (!htbx_short(path[0], now, at))

@@ -60,7 +60,7 @@
  *
  * Called by the glue (sch_htbx_main.c; tests/unit for the harness), with
  * every queue's lock held, when it gives the nodes of a class a bucket
- * (cl->sh = b on each, after htbx_cls_setup) or a class becomes a leaf
+ * (cl->sh = b on each, after htbx_node_setup) or a class becomes a leaf
  * again:
  *   htbx_bucket_fill(b, cl, now)	full buckets for cl's configuration
  */
@@ -114,20 +114,20 @@ struct htbx_bucket {
 	atomic64_t		xfin[HTBX_CORE_NUMPRIO];
 };
 
-void htbx_share_sync(struct htbx_cls *cl, u64 now);
-void htbx_share_publish(struct htbx_cls *cl);
-void htbx_share_feed(struct htbx_cls *cl, unsigned long mask, bool in);
-void htbx_share_rest(struct htbx_cls *cl);
-void htbx_share_change(struct htbx_cls *cl, u32 quantum, u64 now);
-void htbx_share_hold(struct htbx_cls *cl, u64 now);
-void htbx_share_charge(struct htbx_cls *c, int level, int prio, u32 len,
+void htbx_share_sync(struct htbx_core_node *cl, u64 now);
+void htbx_share_publish(struct htbx_core_node *cl);
+void htbx_share_feed(struct htbx_core_node *cl, unsigned long mask, bool in);
+void htbx_share_rest(struct htbx_core_node *cl);
+void htbx_share_change(struct htbx_core_node *cl, u32 quantum, u64 now);
+void htbx_share_hold(struct htbx_core_node *cl, u64 now);
+void htbx_share_charge(struct htbx_core_node *c, int level, int prio, u32 len,
 		       u64 wire, u64 now);
-void htbx_share_toks(const struct htbx_cls *cl, u64 now, s64 *toks,
+void htbx_share_toks(const struct htbx_core_node *cl, u64 now, s64 *toks,
 		     s64 *ctoks);
-int htbx_share_yield(struct htbx_cls **path, int depth, int prio, u64 now,
+int htbx_share_yield(struct htbx_core_node **path, int depth, int prio, u64 now,
 		     u64 *at);
 
-void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_cls *cl,
+void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_core_node *cl,
 		      u64 now);
 
 #endif /* _HTBX_SHARE_H */

@@ -2,7 +2,7 @@
 /*
  * The structures of the qdisc glue (sch_htbx_main.c) that the mq layer
  * (htbx_mq.c) and the core's kernel hooks (include/htbx_hooks.h) use too:
- * a class, its part on each TX queue, a queue's scheduler and the qdisc.
+ * a class, its node on each TX queue, a queue's scheduler and the qdisc.
  */
 #ifndef _SCH_HTBX_H
 #define _SCH_HTBX_H
@@ -33,22 +33,23 @@ struct htbx_params {
 struct htbx_txq;
 
 /*
- * A class on one TX queue: the core's node, the leaf queue and what was
- * sent from it. A class has one; in mq mode one per queue (p, then mqp).
+ * A node: a class on one TX queue, with the core's node of it, the leaf
+ * queue and what was sent from it. A class has one; in mq mode one per
+ * queue (node, then mq_nodes).
  */
-struct htbx_part {
+struct htbx_node {
 	/*
 	 * What the class sent, one count per mode: bstats in single-queue
 	 * mode (unused in mq mode); in mq mode cpu_bstats, the class's
-	 * per-CPU count (a part does not know its class, so each holds a
+	 * per-CPU count (a node does not know its class, so each holds a
 	 * copy of cl->cpu_bstats). bstats, leaf and txq are read or written
 	 * for every packet at every level, as are the first 160 bytes of
-	 * cls: together the part's first three cache lines.
+	 * core: together the node's first three cache lines.
 	 */
 	struct gnet_stats_basic_sync bstats;
 	struct Qdisc		*leaf;		/* NULL for inner classes */
 	struct htbx_txq		*txq;		/* mq: the queue's scheduler */
-	struct htbx_cls		cls;		/* scheduler state, owned by the core */
+	struct htbx_core_node	core;		/* owned by the core */
 	struct htbx_bstats_cpu __percpu *cpu_bstats;
 	u32			drops;		/* enqueue drops */
 	/* mq: what of the leaf's counts the queue's qdisc holds */
@@ -58,7 +59,7 @@ struct htbx_part {
 
 struct htbx_class {
 	struct Qdisc_class_common common;
-	struct htbx_part	p;		/* on the qdisc's queue, or queue 0 */
+	struct htbx_node	node;		/* on the qdisc's queue, or queue 0 */
 	struct htbx_class	*parent;
 	struct htbx_params	params;		/* as configured */
 
@@ -70,9 +71,9 @@ struct htbx_class {
 	struct net_rate_estimator __rcu *rate_est;
 
 	/* mq mode */
-	struct htbx_bstats_cpu __percpu *cpu_bstats;	/* what its parts sent */
-	struct htbx_part	*mqp;		/* on queues 1 .. nq - 1 */
-	struct htbx_bucket	*bucket;	/* shared by the parts' nodes */
+	struct htbx_bstats_cpu __percpu *cpu_bstats;	/* what its nodes sent */
+	struct htbx_node	*mq_nodes;	/* on queues 1 .. nq - 1 */
+	struct htbx_bucket	*bucket;	/* shared by its nodes */
 	struct nlattr		*leaf_opt;	/* the options its copies have */
 };
 
@@ -90,7 +91,7 @@ struct htbx_txq {
 	u64			direct_pkts;
 	struct Qdisc		*sch;		/* whose qlen counts its packets */
 	struct Qdisc		*root;		/* the htbx qdisc (NULL: gone) */
-	unsigned int		idx;		/* its part of every class */
+	unsigned int		idx;		/* its node of every class */
 };
 
 struct htbx_sched {
@@ -107,22 +108,22 @@ struct htbx_sched {
 
 	/* mq mode: one qdisc per TX queue, grafted by htbx_attach() */
 	bool			mq;
-	unsigned int		nq;		/* parts per class */
+	unsigned int		nq;		/* nodes per class */
 	struct Qdisc		**shards;	/* [nq], htbx_txq_ops */
 	bool			attached;	/* the TX queues hold them */
 	struct delayed_work	leaf_sync;	/* htbx_leaf_sync_work() */
 };
 
-static inline struct htbx_part *htbx_part_of(const struct htbx_cls *c)
+static inline struct htbx_node *htbx_node_of(const struct htbx_core_node *c)
 {
-	return container_of(c, struct htbx_part, cls);
+	return container_of(c, struct htbx_node, core);
 }
 
 /* Class @cl on queue @i (0 without mq). */
-static inline struct htbx_part *htbx_part(struct htbx_class *cl,
-					  unsigned int i)
+static inline struct htbx_node *htbx_node_at(struct htbx_class *cl,
+					     unsigned int i)
 {
-	return i ? &cl->mqp[i - 1] : &cl->p;
+	return i ? &cl->mq_nodes[i - 1] : &cl->node;
 }
 
 /* The scheduler of queue @i (0 without mq). */
@@ -134,16 +135,16 @@ static inline struct htbx_txq *htbx_txq_at(struct htbx_sched *q,
 
 static inline bool htbx_is_leaf(const struct htbx_class *cl)
 {
-	return !cl->p.cls.children;
+	return !cl->node.core.children;
 }
 
-/* Parts per class. */
+/* Nodes per class. */
 static inline unsigned int htbx_nq(const struct htbx_sched *q)
 {
 	return q->mq ? q->nq : 1;
 }
 
-/* Where part @i's leaf queue lives. */
+/* Where node @i's leaf queue lives. */
 static inline struct netdev_queue *htbx_leaf_queue(struct Qdisc *sch,
 						   unsigned int i)
 {
@@ -154,25 +155,25 @@ static inline struct netdev_queue *htbx_leaf_queue(struct Qdisc *sch,
 
 /*
  * The glue's side of the interface with the mq layer (htbx_mq.h has the
- * other): what a queue's qdisc runs, and what a class's part holds.
+ * other): what a queue's qdisc runs, and what a class's node holds.
  *
  *   htbx_txq_init(t, sch)		a queue's scheduler, empty, for sch
  *   htbx_txq_enqueue(skb, sch, t, to_free)  classify on t->root, enqueue
  *					on t: a queue's qdisc's enqueue
  *   htbx_txq_dequeue(sch, t)		t's next packet: its dequeue
- *   htbx_txq_reset(t)			every class's part on t at rest, its
+ *   htbx_txq_reset(t)			every class's node on t at rest, its
  *					packets dropped: its reset
- *   htbx_purge_part(q, cl, i)		drop what part i of cl holds, out of
+ *   htbx_purge_node(q, cl, i)		drop what node i of cl holds, out of
  *					its queue's rings (under htbx_lock)
  *
- * Each runs under the lock of t's (part i's) queue.
+ * Each runs under the lock of t's (node i's) queue.
  */
 void htbx_txq_init(struct htbx_txq *t, struct Qdisc *sch);
 int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
 		     struct sk_buff **to_free);
 struct sk_buff *htbx_txq_dequeue(struct Qdisc *sch, struct htbx_txq *t);
 void htbx_txq_reset(struct htbx_txq *t);
-void htbx_purge_part(struct htbx_sched *q, struct htbx_class *cl,
+void htbx_purge_node(struct htbx_sched *q, struct htbx_class *cl,
 		     unsigned int i);
 
 #endif /* _SCH_HTBX_H */

@@ -420,7 +420,7 @@ static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
 /* ---- data path ---- */
 
 /* The leaf of @p refused a packet with @ret: count a drop if it was one. */
-static int htbx_enqueue_refused(struct Qdisc *sch, struct htbx_part *p,
+static int htbx_enqueue_refused(struct Qdisc *sch, struct htbx_node *p,
 				int ret)
 {
 	if (net_xmit_drop_count(ret)) {
@@ -441,7 +441,7 @@ int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
 	unsigned int len = qdisc_pkt_len(skb);
 	int ret = NET_XMIT_SUCCESS;
 	struct htbx_class *cl;
-	struct htbx_part *p;
+	struct htbx_node *p;
 
 	cl = htbx_classify(skb, t->root, &ret);
 	if (!cl) {
@@ -459,7 +459,7 @@ int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
 		goto out;
 	}
 
-	p = htbx_part(cl, t->idx);
+	p = htbx_node_at(cl, t->idx);
 	if (unlikely(p->txq)) {
 		ret = htbx_mq_enqueue(skb, sch, t, p, to_free);
 		if (unlikely(ret != NET_XMIT_SUCCESS))
@@ -469,7 +469,7 @@ int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
 	ret = qdisc_enqueue(skb, p->leaf, to_free);
 	if (unlikely(ret != NET_XMIT_SUCCESS))
 		return htbx_enqueue_refused(sch, p, ret);
-	htbx_core_activate(&t->core, &p->cls);
+	htbx_core_activate(&t->core, &p->core);
 out:
 	sch->qstats.backlog += len;
 	sch->q.qlen++;
@@ -511,13 +511,13 @@ out:
 	return skb;
 }
 
-/* Every class's part on @t back to rest; their packets dropped. */
+/* Every class's node on @t back to rest; their packets dropped. */
 void htbx_txq_reset(struct htbx_txq *t)
 {
 	u64 now = htbx_clock_ns();
 	struct htbx_class *cl;
 	struct htbx_sched *q;
-	struct htbx_part *p;
+	struct htbx_node *p;
 	unsigned int i;
 
 	if (t->root) {
@@ -525,12 +525,12 @@ void htbx_txq_reset(struct htbx_txq *t)
 		for (i = 0; i < q->clhash.hashsize; i++) {
 			hlist_for_each_entry(cl, &q->clhash.hash[i],
 					     common.hnode) {
-				p = htbx_part(cl, t->idx);
+				p = htbx_node_at(cl, t->idx);
 				if (p->leaf)
 					qdisc_reset(p->leaf);
 				p->qlen_seen = 0;	/* so is the queue's */
 				p->backlog_seen = 0;
-				htbx_core_reset_cls(&t->core, &p->cls, now);
+				htbx_core_reset_node(&t->core, &p->core, now);
 			}
 		}
 	}
@@ -596,14 +596,14 @@ static void htbx_unlock(struct Qdisc *sch)
 }
 
 /*
- * Drop what part @i of @cl holds (under htbx_lock) and take it out of its
+ * Drop what node @i of @cl holds (under htbx_lock) and take it out of its
  * queue's rings. Without mq, qdisc_purge_queue() reports the drop up the
  * tree; in mq mode the queue's qdisc is not up the tree and follows here.
  */
-void htbx_purge_part(struct htbx_sched *q, struct htbx_class *cl,
+void htbx_purge_node(struct htbx_sched *q, struct htbx_class *cl,
 		     unsigned int i)
 {
-	struct htbx_part *p = htbx_part(cl, i);
+	struct htbx_node *p = htbx_node_at(cl, i);
 	struct htbx_txq *t = htbx_txq_at(q, i);
 	u32 qlen0;
 
@@ -617,7 +617,7 @@ void htbx_purge_part(struct htbx_sched *q, struct htbx_class *cl,
 			qdisc_purge_queue(p->leaf);
 		}
 	}
-	htbx_core_deactivate(&t->core, &p->cls);
+	htbx_core_deactivate(&t->core, &p->core);
 }
 
 /* ---- class configuration ---- */
@@ -871,18 +871,18 @@ static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
 	unsigned int i;
 
 	for (i = 0; i < htbx_nq(q); i++)
-		if (htbx_part(cl, i)->leaf)
-			htbx_leaf_put(htbx_part(cl, i)->leaf);
+		if (htbx_node_at(cl, i)->leaf)
+			htbx_leaf_put(htbx_node_at(cl, i)->leaf);
 	gen_kill_estimator(&cl->rate_est);
 	tcf_block_put(cl->block);
 	free_percpu(cl->cpu_bstats);
 	kfree(cl->leaf_opt);
 	kfree(cl->bucket);
-	kfree(cl->mqp);
+	kfree(cl->mq_nodes);
 	kfree(cl);
 }
 
-/* A pfifo leaf for part @i of class @classid. */
+/* A pfifo leaf for node @i of class @classid. */
 static struct Qdisc *htbx_new_leaf(struct Qdisc *sch, unsigned int i,
 				   u32 classid, struct netlink_ext_ack *extack)
 {
@@ -903,7 +903,7 @@ static void htbx_put_leaves(struct Qdisc **leaves, unsigned int n)
 	kfree(leaves);
 }
 
-/* A pfifo leaf for every part of class @classid, or NULL. */
+/* A pfifo leaf for every node of class @classid, or NULL. */
 static struct Qdisc **htbx_new_leaves(struct Qdisc *sch, u32 classid,
 				      struct netlink_ext_ack *extack)
 {
@@ -1030,11 +1030,11 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 	htbx_derive(&params, q->r2q, &cfg, &adj);
 	if (!htbx_is_leaf(cl)) {
 		/* the quantum in use stays, derived or not */
-		cfg.quantum = cl->p.cls.cfg.quantum;
+		cfg.quantum = cl->node.core.cfg.quantum;
 		adj &= ~BIT(HTBX_ADJ_QUANTUM);
 	}
 	if (rate_est) {
-		err = gen_replace_estimator(&cl->p.bstats, cl->cpu_bstats,
+		err = gen_replace_estimator(&cl->node.bstats, cl->cpu_bstats,
 					    &cl->rate_est,
 					    NULL, htbx_stats_running(sch),
 					    rate_est);
@@ -1050,7 +1050,7 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 	now = htbx_clock_ns();
 	for (i = 0; i < htbx_nq(q); i++)
 		htbx_core_change(&htbx_txq_at(q, i)->core,
-				 &htbx_part(cl, i)->cls, &cfg, now);
+				 &htbx_node_at(cl, i)->core, &cfg, now);
 	htbx_unlock(sch);
 	htbx_adj_info_cfg(&w, cl->common.classid, &cfg, q->r2q);
 	htbx_report(extack, adj, &w);
@@ -1080,7 +1080,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	struct htbx_params params;
 	unsigned long adj = 0;
 	struct htbx_txq *t;
-	struct htbx_part *p;
+	struct htbx_node *p;
 	struct htbx_cfg cfg;
 	unsigned int i;
 	u64 now;
@@ -1100,19 +1100,19 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (!cl)
 		return -ENOBUFS;
 	if (q->mq) {
-		cl->mqp = kcalloc(q->nq - 1, sizeof(*cl->mqp),
+		cl->mq_nodes = kcalloc(q->nq - 1, sizeof(*cl->mq_nodes),
 				  GFP_KERNEL_ACCOUNT);
 		cl->bucket = kzalloc(sizeof(*cl->bucket), GFP_KERNEL_ACCOUNT);
 		cl->cpu_bstats = __netdev_alloc_pcpu_stats(struct htbx_bstats_cpu,
 							   GFP_KERNEL_ACCOUNT);
-		if (!cl->mqp || !cl->bucket || !cl->cpu_bstats) {
+		if (!cl->mq_nodes || !cl->bucket || !cl->cpu_bstats) {
 			err = -ENOBUFS;
 			goto err_free;
 		}
 	}
 	for (i = 0; i < htbx_nq(q); i++) {
-		gnet_stats_basic_sync_init(&htbx_part(cl, i)->bstats);
-		htbx_part(cl, i)->cpu_bstats = cl->cpu_bstats;
+		gnet_stats_basic_sync_init(&htbx_node_at(cl, i)->bstats);
+		htbx_node_at(cl, i)->cpu_bstats = cl->cpu_bstats;
 	}
 	cl->common.classid = classid;
 	cl->parent = parent;
@@ -1130,7 +1130,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (err)
 		goto err_free;
 	if (rate_est) {
-		err = gen_new_estimator(&cl->p.bstats, cl->cpu_bstats,
+		err = gen_new_estimator(&cl->node.bstats, cl->cpu_bstats,
 					&cl->rate_est, NULL,
 					htbx_stats_running(sch), rate_est);
 		if (err) {
@@ -1149,7 +1149,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	now = htbx_clock_ns();
 	for (i = 0; i < htbx_nq(q); i++) {
 		t = htbx_txq_at(q, i);
-		p = htbx_part(cl, i);
+		p = htbx_node_at(cl, i);
 		if (old_leaves) {
 			/*
 			 * The parent turns inner: its queued packets are
@@ -1157,21 +1157,22 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 			 * that qlen and backlog of every ancestor qdisc stay
 			 * exact.
 			 */
-			htbx_purge_part(q, parent, i);
-			old_leaves[i] = htbx_part(parent, i)->leaf;
-			htbx_part(parent, i)->leaf = NULL;
+			htbx_purge_node(q, parent, i);
+			old_leaves[i] = htbx_node_at(parent, i)->leaf;
+			htbx_node_at(parent, i)->leaf = NULL;
 		}
 		p->leaf = leaves[i];
-		htbx_cls_setup(&p->cls, &cfg);
+		htbx_node_setup(&p->core, &cfg);
 		if (q->mq) {
 			p->txq = t;
-			p->cls.sh = cl->bucket;
+			p->core.sh = cl->bucket;
 		}
-		htbx_core_add(&t->core, &p->cls,
-			      parent ? &htbx_part(parent, i)->cls : NULL, now);
+		htbx_core_add(&t->core, &p->core,
+			      parent ? &htbx_node_at(parent, i)->core : NULL,
+			      now);
 	}
 	if (q->mq)
-		htbx_bucket_fill(cl->bucket, &cl->p.cls, now);
+		htbx_bucket_fill(cl->bucket, &cl->node.core, now);
 	qdisc_class_hash_insert(&q->clhash, &cl->common);
 	if (classid == htbx_defcls_id(sch))
 		q->defcl = cl;
@@ -1179,7 +1180,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 
 	kfree(leaves);
 	/* one leaf is shown: queue 0's (mq: the others are its copies) */
-	qdisc_hash_add(cl->p.leaf, true);
+	qdisc_hash_add(cl->node.leaf, true);
 	htbx_class_hash_grow(sch);
 	htbx_put_leaves(old_leaves, htbx_nq(q));
 	if (old_leaves) {
@@ -1200,7 +1201,7 @@ err_free:
 	kfree(old_leaves);
 	free_percpu(cl->cpu_bstats);
 	kfree(cl->bucket);
-	kfree(cl->mqp);
+	kfree(cl->mq_nodes);
 	kfree(cl);
 	return err;
 }
@@ -1242,7 +1243,7 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 		return -EBUSY;
 	}
 	/* A parent losing its last child becomes a leaf: its queues first. */
-	if (parent && parent->p.cls.children == 1) {
+	if (parent && parent->node.core.children == 1) {
 		new_leaves = htbx_new_leaves(sch, parent->common.classid,
 					     extack);
 		if (!new_leaves)
@@ -1252,25 +1253,25 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 	htbx_lock(sch);
 	now = htbx_clock_ns();
 	for (i = 0; i < htbx_nq(q); i++)
-		htbx_purge_part(q, cl, i);
+		htbx_purge_node(q, cl, i);
 	qdisc_class_hash_remove(&q->clhash, &cl->common);
 	if (q->defcl == cl)
 		q->defcl = NULL;
 	for (i = 0; i < htbx_nq(q); i++) {
 		if (htbx_core_del(&htbx_txq_at(q, i)->core,
-				  &htbx_part(cl, i)->cls, now) &&
+				  &htbx_node_at(cl, i)->core, now) &&
 		    parent && new_leaves) {
-			htbx_part(parent, i)->leaf = new_leaves[i];
+			htbx_node_at(parent, i)->leaf = new_leaves[i];
 			new_leaves[i] = NULL;
 			parent_is_leaf = true;
 		}
 	}
 	if (parent_is_leaf && q->mq)
-		htbx_bucket_fill(parent->bucket, &parent->p.cls, now);
+		htbx_bucket_fill(parent->bucket, &parent->node.core, now);
 	htbx_unlock(sch);
 
 	if (parent_is_leaf)
-		qdisc_hash_add(parent->p.leaf, true);
+		qdisc_hash_add(parent->node.leaf, true);
 	htbx_put_leaves(new_leaves, htbx_nq(q));
 	htbx_destroy_class(sch, cl);
 	return 0;
@@ -1288,7 +1289,7 @@ static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 	struct nlattr *opt = NULL, *leaf_opt = NULL;
 	struct sk_buff *skb = NULL;
 	struct Qdisc **leaves;
-	struct htbx_part *p;
+	struct htbx_node *p;
 	struct Qdisc *tmp;
 	unsigned int i;
 	int err = -ENOBUFS;
@@ -1338,8 +1339,8 @@ static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 	/* Purges the old leaves; the class leaves its queues' rings. */
 	htbx_lock(sch);
 	for (i = 0; i < htbx_nq(q); i++) {
-		p = htbx_part(cl, i);
-		htbx_purge_part(q, cl, i);
+		p = htbx_node_at(cl, i);
+		htbx_purge_node(q, cl, i);
 		tmp = p->leaf;
 		p->leaf = leaves[i];
 		leaves[i] = tmp;
@@ -1367,7 +1368,7 @@ static struct Qdisc *htbx_leaf(struct Qdisc *sch, unsigned long arg)
 {
 	struct htbx_class *cl = (struct htbx_class *)arg;
 
-	return cl->p.leaf;
+	return cl->node.leaf;
 }
 
 /*
@@ -1385,7 +1386,7 @@ static void htbx_qlen_notify(struct Qdisc *sch, unsigned long arg)
 	 */
 	if (!cl || q->mq)
 		return;
-	htbx_core_deactivate(&q->txq.core, &cl->p.cls);
+	htbx_core_deactivate(&q->txq.core, &cl->node.core);
 }
 
 static struct tcf_block *htbx_tcf_block(struct Qdisc *sch, unsigned long arg,
@@ -1421,14 +1422,14 @@ static int htbx_dump_class(struct Qdisc *sch, unsigned long arg,
 			   struct sk_buff *skb, struct tcmsg *tcm)
 {
 	struct htbx_class *cl = (struct htbx_class *)arg;
-	const struct htbx_cfg *cfg = &cl->p.cls.cfg;
+	const struct htbx_cfg *cfg = &cl->node.core.cfg;
 	struct nlattr *nest;
 
 	/* RTNL is held: the configuration cannot change under us. */
 	tcm->tcm_parent = cl->parent ? cl->parent->common.classid : TC_H_ROOT;
 	tcm->tcm_handle = cl->common.classid;
-	if (cl->p.leaf)
-		tcm->tcm_info = cl->p.leaf->handle;
+	if (cl->node.leaf)
+		tcm->tcm_info = cl->node.leaf->handle;
 
 	nest = nla_nest_start_noflag(skb, TCA_OPTIONS);
 	if (!nest)
@@ -1443,7 +1444,7 @@ static int htbx_dump_class(struct Qdisc *sch, unsigned long arg,
 	    nla_put_u32(skb, TCA_HTBX_MPU, cfg->len.mpu) ||
 	    nla_put_s32(skb, TCA_HTBX_OVERHEAD, cfg->len.overhead) ||
 	    nla_put_u8(skb, TCA_HTBX_LINKLAYER, cfg->len.linklayer) ||
-	    nla_put_u32(skb, TCA_HTBX_LEVEL, cl->p.cls.level))
+	    nla_put_u32(skb, TCA_HTBX_LEVEL, cl->node.core.level))
 		goto nla_put_failure;
 	return nla_nest_end(skb, nest);
 
@@ -1455,7 +1456,7 @@ nla_put_failure:
 /*
  * Without mq, called under the qdisc's lock before 5.16 and under none
  * since, as htb's (the counters are read as they are). In mq mode the
- * parts are read under their queues' locks (htbx_dump_lock); what the
+ * nodes are read under their queues' locks (htbx_dump_lock); what the
  * class sent is its per-CPU count, which its estimator reads.
  */
 static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
@@ -1468,22 +1469,22 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	__u32 qlen = 0;
 
 	memset(&xs, 0, sizeof(xs));
-	htbx_cls_xstats(&cl->p.cls, &xs);
+	htbx_node_xstats(&cl->node.core, &xs);
 	if (!q->mq) {
-		qs.drops = cl->p.drops;
-		qs.overlimits = cl->p.cls.overlimits;
-		if (cl->p.leaf) {
-			qdisc_qstats_qlen_backlog(cl->p.leaf, &qlen,
+		qs.drops = cl->node.drops;
+		qs.overlimits = cl->node.core.overlimits;
+		if (cl->node.leaf) {
+			qdisc_qstats_qlen_backlog(cl->node.leaf, &qlen,
 						  &qs.backlog);
-			qs.requeues = cl->p.leaf->qstats.requeues;
+			qs.requeues = cl->node.leaf->qstats.requeues;
 		}
-		if (gnet_stats_copy_basic(d, NULL, &cl->p.bstats,
+		if (gnet_stats_copy_basic(d, NULL, &cl->node.bstats,
 					  htbx_stats_running(sch)) < 0)
 			return -1;
 		goto rest;
 	}
 	htbx_mq_class_stats(sch, cl, &qs, &xs, &qlen);
-	if (gnet_stats_copy_basic(d, cl->cpu_bstats, &cl->p.bstats,
+	if (gnet_stats_copy_basic(d, cl->cpu_bstats, &cl->node.bstats,
 				  false) < 0)
 		return -1;
 rest:
@@ -1617,9 +1618,10 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 					continue;
 				htbx_derive(&cl->params, r2q, &cfg, &ignored);
 				for (k = 0; k < htbx_nq(q); k++)
-					htbx_core_change(&htbx_txq_at(q, k)->core,
-							 &htbx_part(cl, k)->cls,
-							 &cfg, now);
+					htbx_core_change(
+						&htbx_txq_at(q, k)->core,
+						&htbx_node_at(cl, k)->core,
+						&cfg, now);
 			}
 		}
 	}

@@ -121,7 +121,7 @@ static inline void htbx_bstats_add(struct gnet_stats_basic_packed *dst,
 #endif
 
 /*
- * mq: a class dump reads each queue's part under that queue's lock
+ * mq: a class dump reads each queue's node under that queue's lock
  * (htbx_dump_class_stats). Before 5.16 tc_fill_tclass() dumps a class
  * under the root qdisc's lock with BHs off (gnet_stats_start_copy took
  * qdisc_root_sleeping_lock(): in mq mode queue 0's), so the others nest
@@ -157,7 +157,7 @@ static inline void htbx_dump_unlock(struct Qdisc *queue, unsigned int i)
 #endif
 
 /*
- * A per-CPU count (mq mode: the parts of a class count into one, each on
+ * A per-CPU count (mq mode: the nodes of a class count into one, each on
  * the CPU that runs its queue), for gen_new_estimator()'s @cpu_bstats and
  * gnet_stats_copy_basic()'s @cpu: 5.16 made it struct gnet_stats_basic_sync
  * with its own seqcount; before, struct gnet_stats_basic_cpu wraps a

@@ -24,9 +24,9 @@
  * mode that report reaches the htbx qdisc, which cannot tell the queue:
  * htbx_mq_leaf_dequeue() sees the drop from the leaf's counts instead.
  */
-static inline void *htbx_leaf_dequeue(struct htbx_cls *c)
+static inline void *htbx_leaf_dequeue(struct htbx_core_node *c)
 {
-	struct htbx_part *p = htbx_part_of(c);
+	struct htbx_node *p = htbx_node_of(c);
 	struct Qdisc *leaf = p->leaf;
 	struct sk_buff *skb;
 
@@ -40,9 +40,9 @@ static inline void *htbx_leaf_dequeue(struct htbx_cls *c)
 	return skb;
 }
 
-static inline u32 htbx_leaf_qlen(const struct htbx_cls *c)
+static inline u32 htbx_leaf_qlen(const struct htbx_core_node *c)
 {
-	const struct htbx_part *p = htbx_part_of(c);
+	const struct htbx_node *p = htbx_node_of(c);
 
 	return p->leaf ? p->leaf->q.qlen : 0;
 }
@@ -59,9 +59,9 @@ static inline u32 htbx_pkt_segs(const void *pkt)
 	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 }
 
-static inline void htbx_cls_sent(struct htbx_cls *c, u32 len, u32 segs)
+static inline void htbx_node_sent(struct htbx_core_node *c, u32 len, u32 segs)
 {
-	struct htbx_part *p = htbx_part_of(c);
+	struct htbx_node *p = htbx_node_of(c);
 
 	/*
 	 * mq (a node with shared buckets): the class's per-CPU count. c->sh,

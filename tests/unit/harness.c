@@ -40,7 +40,7 @@ void tc_add(struct sim *s, struct tcls *t, struct tcls *parent,
 {
 	memset(t, 0, sizeof(*t));
 	t->core = &s->q;
-	htbx_cls_setup(&t->cl, cfg);
+	htbx_node_setup(&t->cl, cfg);
 	if (parent && !parent->cl.children) {
 		/* the glue purges a leaf that gets children */
 		parent->qlen = 0;
@@ -170,8 +170,8 @@ const char *core_check(const struct htbx_core *q, struct tcls **ts, int n)
 	if (pq_count(q->events, 0, &err) < 0 || err)
 		return err ? err : "heap";
 	for (i = 0; i < n; i++) {
-		const struct htbx_cls *c = &ts[i]->cl;
-		const struct htbx_cls *p = c->parent;
+		const struct htbx_core_node *c = &ts[i]->cl;
+		const struct htbx_core_node *p = c->parent;
 
 		if (c->in_pq != (c->cmode != HTBX_CAN_SEND))
 			return "in_pq iff not CAN_SEND";
@@ -224,7 +224,7 @@ const char *core_check_time(const struct htbx_core *q, struct tcls **ts, int n,
 	if (e)
 		return e;
 	for (i = 0; i < n; i++) {
-		const struct htbx_cls *c = &ts[i]->cl;
+		const struct htbx_core_node *c = &ts[i]->cl;
 
 		mode = htbx_core_mode(c, now, &wait);
 		/* an event may come early, never late */

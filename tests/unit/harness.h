@@ -50,7 +50,7 @@ struct tpkt {
 
 /* A class plus its fake leaf queue. */
 struct tcls {
-	struct htbx_cls	cl;
+	struct htbx_core_node	cl;
 	u64		qlen;		/* packets queued (INF_PKTS: endless) */
 	u32		len;		/* packet length, unless pattern */
 	u32		(*pattern)(struct tcls *t, u64 seq);
@@ -59,7 +59,7 @@ struct tcls {
 	u32		segs;		/* segments per packet (GSO), 0: 1 */
 	struct htbx_core *core;		/* for reenter: set by tc_add */
 	u64		drops;		/* packets dropped by reenter */
-	u64		bytes;		/* sent (htbx_cls_sent) */
+	u64		bytes;		/* sent (htbx_node_sent) */
 	u64		packets;	/* sent, in segments */
 	u64		seq;		/* packets handed out */
 	struct tpkt	pkt;		/* the one handed out last */
@@ -70,7 +70,7 @@ struct tcls {
 	u64		at_start_bytes;	/* sent at the first instant it sent */
 };
 
-static inline struct tcls *to_tcls(const struct htbx_cls *cl)
+static inline struct tcls *to_tcls(const struct htbx_core_node *cl)
 {
 	return container_of(cl, struct tcls, cl);
 }

@@ -16,7 +16,7 @@
 /* leaf dequeues in this thread's current dequeue call (harness_dequeue) */
 extern __thread u64 harness_leaf_calls;
 
-static inline void *htbx_leaf_dequeue(struct htbx_cls *cl)
+static inline void *htbx_leaf_dequeue(struct htbx_core_node *cl)
 {
 	struct tcls *t = to_tcls(cl);
 	enum treenter re = t->reenter;
@@ -68,14 +68,14 @@ static inline u32 htbx_pkt_segs(const void *pkt)
 	return segs ? segs : 1;
 }
 
-static inline u32 htbx_leaf_qlen(const struct htbx_cls *cl)
+static inline u32 htbx_leaf_qlen(const struct htbx_core_node *cl)
 {
 	u64 q = to_tcls(cl)->qlen;
 
 	return q > U32_MAX ? U32_MAX : (u32)q;
 }
 
-static inline void htbx_cls_sent(struct htbx_cls *cl, u32 len, u32 segs)
+static inline void htbx_node_sent(struct htbx_core_node *cl, u32 len, u32 segs)
 {
 	struct tcls *t = to_tcls(cl);
 

@@ -122,7 +122,7 @@ static bool t_xmit_recip(char *msg, size_t sz)
 static bool t_pq_model(char *msg, size_t sz)
 {
 	enum { N = 1024 };
-	static struct htbx_cls c[N];
+	static struct htbx_core_node c[N];
 	static u64 key[N];
 	static bool in[N];
 	struct htbx_core q;
@@ -149,7 +149,7 @@ static bool t_pq_model(char *msg, size_t sz)
 			n_in--;
 			removes++;
 		} else if (op >= 8 && n_in) {
-			struct htbx_cls *m = htbx_pq_first(&q);
+			struct htbx_core_node *m = htbx_pq_first(&q);
 			u64 best = ~0ULL;
 
 			for (i = 0; i < N; i++)
@@ -183,7 +183,7 @@ static bool t_pq_model(char *msg, size_t sz)
 		u64 last = 0;
 
 		while (q.events) {
-			struct htbx_cls *m = htbx_pq_first(&q);
+			struct htbx_core_node *m = htbx_pq_first(&q);
 
 			if (m->pq.key < last)
 				return false;

@@ -43,7 +43,8 @@ static void mq_reset(struct mqtree *m, int nq)
 
 	for (i = 0; i < nq; i++)
 		for (k = 0; k < m->n; k++)
-			htbx_core_reset_cls(&m->s[i].q, &m->t[i][k].cl, m->s[i].now);
+			htbx_core_reset_node(&m->s[i].q, &m->t[i][k].cl,
+					     m->s[i].now);
 }
 
 /* Run every queue for @dur from the common start (sim_init's clock). */
@@ -499,7 +500,7 @@ static bool t_mq_queue_reset(char *msg, size_t sz)
 			FIG("an event in the past");
 			return false;
 		}
-		htbx_core_reset_cls(&m.s[NQ - 1].q, &m.t[NQ - 1][0].cl,
+		htbx_core_reset_node(&m.s[NQ - 1].q, &m.t[NQ - 1][0].cl,
 				    m.s[NQ - 1].now);
 		htbx_core_reset(&m.s[NQ - 1].q);
 		/* its leaf is fed again at once (a flood) */

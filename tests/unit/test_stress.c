@@ -150,7 +150,9 @@ static bool t_stress(char *msg, size_t sz)
 				for (i = 0; i < n; i++) {
 					if (!all[i]->cl.children)
 						all[i]->qlen = 0;
-					htbx_core_reset_cls(&w.s.q, &all[i]->cl, w.s.now);
+					htbx_core_reset_node(&w.s.q,
+							     &all[i]->cl,
+							     w.s.now);
 				}
 				htbx_core_reset(&w.s.q);
 				resets++;

@@ -527,13 +527,13 @@ static bool t_reset_xstats(char *msg, size_t sz)
 	tc_fill(&s, &a, INF_PKTS);
 	tc_fill(&s, &b, INF_PKTS);
 	RUN(&s, 2 * SEC + 333);
-	htbx_cls_xstats(&a.cl, &xs);
+	htbx_node_xstats(&a.cl, &xs);
 	if (xs.version != HTBX_VERSION || !xs.lends || !xs.borrows ||
 	    xs.quantum != 1500 || xs.tokens != a.cl.tokens || xs.mode != (u32)a.cl.cmode)
 		return false;
 	for (i = 0; i < 3; i++) {
 		all[i]->qlen = 0;
-		htbx_core_reset_cls(&s.q, &all[i]->cl, s.now);
+		htbx_core_reset_node(&s.q, &all[i]->cl, s.now);
 	}
 	htbx_core_reset(&s.q);
 	CHECK(&s, all, 3);

@@ -124,7 +124,7 @@ static void node_add(int i, int k, const struct htbx_cfg *cfg, u64 now)
 	t->core = &q->s.q;
 	t->len = (u32)k;
 	t->pattern = pkt_pattern;
-	htbx_cls_setup(&t->cl, cfg);
+	htbx_node_setup(&t->cl, cfg);
 	t->cl.sh = &b[k];
 	htbx_core_add(&q->s.q, &t->cl, par[k] < 0 ? NULL : &q->t[par[k]].cl,
 		      now);
@@ -169,7 +169,7 @@ static void reset_all(u64 now)
 			if (!present[k])
 				continue;
 			qs[i].t[k].qlen = 0;
-			htbx_core_reset_cls(&qs[i].s.q, &qs[i].t[k].cl, now);
+			htbx_core_reset_node(&qs[i].s.q, &qs[i].t[k].cl, now);
 		}
 		htbx_core_reset(&qs[i].s.q);
 	}
@@ -297,7 +297,7 @@ static void dump(void)
 	pthread_mutex_lock(&qs[0].lock);
 	for (k = 0; k < NCLS; k++)
 		if (present[k]) {
-			htbx_cls_xstats(&qs[0].t[k].cl, &xs);
+			htbx_node_xstats(&qs[0].t[k].cl, &xs);
 			s += xs.lends + xs.tokens;
 		}
 	s += dump_queue(0);
