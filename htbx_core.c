@@ -114,7 +114,7 @@ static struct htbx_pq_node *htbx_pq_pairs(struct htbx_pq_node *first)
 	return res;
 }
 
-void htbx_pq_insert(struct htbx_core *q, struct htbx_core_node *cl,
+void htbx_pq_insert(struct htbx_core_queue *q, struct htbx_core_node *cl,
 		    u64 key)
 {
 	struct htbx_pq_node *n = &cl->pq;
@@ -129,7 +129,7 @@ void htbx_pq_insert(struct htbx_core *q, struct htbx_core_node *cl,
 	cl->in_pq = true;
 }
 
-void htbx_pq_remove(struct htbx_core *q, struct htbx_core_node *cl)
+void htbx_pq_remove(struct htbx_core_queue *q, struct htbx_core_node *cl)
 {
 	struct htbx_pq_node *n = &cl->pq;
 	struct htbx_pq_node *sub;
@@ -155,7 +155,7 @@ void htbx_pq_remove(struct htbx_core *q, struct htbx_core_node *cl)
 	q->events = htbx_pq_meld(q->events, sub);
 }
 
-struct htbx_core_node *htbx_pq_first(const struct htbx_core *q)
+struct htbx_core_node *htbx_pq_first(const struct htbx_core_queue *q)
 {
 	if (!q->events)
 		return NULL;
@@ -253,7 +253,7 @@ static int htbx_class_mode(const struct htbx_core_node *cl, s64 diff,
 	return htbx_mode_of(cl->tokens + diff, cl->ctokens + diff, wait);
 }
 
-static void htbx_row_add(struct htbx_core *q, struct htbx_core_node *cl,
+static void htbx_row_add(struct htbx_core_queue *q, struct htbx_core_node *cl,
 			 unsigned long mask)
 {
 	int prio;
@@ -266,7 +266,7 @@ static void htbx_row_add(struct htbx_core *q, struct htbx_core_node *cl,
 	q->level_mask |= BIT(cl->level);
 }
 
-static void htbx_row_del(struct htbx_core *q, struct htbx_core_node *cl,
+static void htbx_row_del(struct htbx_core_queue *q, struct htbx_core_node *cl,
 			 unsigned long mask)
 {
 	struct htbx_ring *r;
@@ -295,7 +295,7 @@ static inline void htbx_publish(struct htbx_core_node *cl)
  * feeds (the parent becomes active for the prios it was not active for
  * yet, and so on up), the first class that can send joins the row.
  */
-static void htbx_activate_prios(struct htbx_core *q,
+static void htbx_activate_prios(struct htbx_core_queue *q,
 				struct htbx_core_node *cl)
 {
 	struct htbx_core_node *p = cl->parent;
@@ -321,7 +321,7 @@ static void htbx_activate_prios(struct htbx_core *q,
 }
 
 /* The mirror of htbx_activate_prios; cl->prio_activity is left as is. */
-static void htbx_deactivate_prios(struct htbx_core *q,
+static void htbx_deactivate_prios(struct htbx_core_queue *q,
 				  struct htbx_core_node *cl)
 {
 	struct htbx_core_node *p = cl->parent;
@@ -349,7 +349,7 @@ static void htbx_deactivate_prios(struct htbx_core *q,
 }
 
 /* cl takes mode @new: move it between row, feed and nowhere. */
-static void htbx_set_mode(struct htbx_core *q, struct htbx_core_node *cl,
+static void htbx_set_mode(struct htbx_core_queue *q, struct htbx_core_node *cl,
 			  int new)
 {
 	if (new == HTBX_CANT_SEND) {
@@ -375,7 +375,7 @@ static void htbx_set_mode(struct htbx_core *q, struct htbx_core_node *cl,
  * is how long until the mode can improve. Inline: per packet and level
  * the mode mostly stays, and the move is out of line.
  */
-static inline void htbx_change_mode(struct htbx_core *q,
+static inline void htbx_change_mode(struct htbx_core_queue *q,
 				    struct htbx_core_node *cl, s64 diff,
 				    s64 *wait)
 {
@@ -386,8 +386,8 @@ static inline void htbx_change_mode(struct htbx_core *q,
 }
 
 /* Mode from scratch at @now, with the event queue made to match. */
-static void htbx_update_mode(struct htbx_core *q, struct htbx_core_node *cl,
-			     u64 now)
+static void htbx_update_mode(struct htbx_core_queue *q,
+			     struct htbx_core_node *cl, u64 now)
 {
 	s64 wait;
 
@@ -403,7 +403,7 @@ static void htbx_update_mode(struct htbx_core *q, struct htbx_core_node *cl,
 
 
 static void htbx_node_apply(struct htbx_core_node *cl,
-			   const struct htbx_cfg *cfg)
+			    const struct htbx_cfg *cfg)
 {
 	if (cfg->rate != cl->cfg.rate)
 		cl->rate_rem = 0;
@@ -475,7 +475,8 @@ void htbx_node_setup(struct htbx_core_node *cl, const struct htbx_cfg *cfg)
  * @cl leaves the ring it sits in at its level (deleted, or its level
  * changes): no ring may keep a turn for it.
  */
-static void htbx_forget_turns(struct htbx_core *q, struct htbx_core_node *cl)
+static void htbx_forget_turns(struct htbx_core_queue *q,
+			      struct htbx_core_node *cl)
 {
 	int i;
 
@@ -489,14 +490,14 @@ static void htbx_forget_turns(struct htbx_core *q, struct htbx_core_node *cl)
 
 /**
  * htbx_core_add - link a set-up class into the tree
- * @q: the scheduler
+ * @q: the queue
  * @cl: a class prepared by htbx_node_setup
  * @parent: its parent, or NULL for a root class
  * @now: current time, ns
  *
  * A leaf parent becomes an inner class; its queue must be empty already.
  */
-void htbx_core_add(struct htbx_core *q, struct htbx_core_node *cl,
+void htbx_core_add(struct htbx_core_queue *q, struct htbx_core_node *cl,
 		   struct htbx_core_node *parent, u64 now)
 {
 	int i;
@@ -523,12 +524,12 @@ void htbx_core_add(struct htbx_core *q, struct htbx_core_node *cl,
 
 /**
  * htbx_core_deactivate - leaf @cl has no packets any more (idempotent)
- * @q: the scheduler
+ * @q: the queue
  * @cl: the class
  *
  * A no-op on an inner class, whose activity is its children's business.
  */
-void htbx_core_deactivate(struct htbx_core *q,
+void htbx_core_deactivate(struct htbx_core_queue *q,
 			  struct htbx_core_node *cl)
 {
 	if (q->lazy == cl)
@@ -544,7 +545,7 @@ void htbx_core_deactivate(struct htbx_core *q,
  * The ring leaf @cl joins at @prio in its mode: row 0 if it can send, its
  * parent's feed if it borrows, none otherwise.
  */
-static struct htbx_ring *htbx_leaf_ring(struct htbx_core *q,
+static struct htbx_ring *htbx_leaf_ring(struct htbx_core_queue *q,
 					struct htbx_core_node *cl, int prio)
 {
 	if (cl->cmode == HTBX_CAN_SEND)
@@ -556,13 +557,13 @@ static struct htbx_ring *htbx_leaf_ring(struct htbx_core *q,
 
 /**
  * htbx_activate_leaf - leaf @cl has packets and is not active yet
- * @q: the scheduler
+ * @q: the queue
  * @cl: the leaf
  *
  * The out-of-line part of htbx_core_activate (htbx_core.h), which tests
  * whether @cl is active already.
  */
-void htbx_activate_leaf(struct htbx_core *q, struct htbx_core_node *cl)
+void htbx_activate_leaf(struct htbx_core_queue *q, struct htbx_core_node *cl)
 {
 	struct htbx_core_node *w = q->lazy;
 	u32 prio = cl->cfg.prio;
@@ -607,14 +608,14 @@ void htbx_activate_leaf(struct htbx_core *q, struct htbx_core_node *cl)
 
 /**
  * htbx_core_del - unlink a class that has no children
- * @q: the scheduler
+ * @q: the queue
  * @cl: the class
  * @now: the time, ns
  *
  * Return: true when the parent lost its last child and is a leaf again,
  * with full tokens; the caller then gives it a leaf queue.
  */
-bool htbx_core_del(struct htbx_core *q, struct htbx_core_node *cl,
+bool htbx_core_del(struct htbx_core_queue *q, struct htbx_core_node *cl,
 		   u64 now)
 {
 	struct htbx_core_node *p = cl->parent;
@@ -639,7 +640,7 @@ bool htbx_core_del(struct htbx_core *q, struct htbx_core_node *cl,
 
 /**
  * htbx_core_change - apply a validated configuration to a linked class
- * @q: the scheduler
+ * @q: the queue
  * @cl: the class
  * @cfg: the new configuration
  * @now: the time, ns
@@ -647,7 +648,7 @@ bool htbx_core_del(struct htbx_core *q, struct htbx_core_node *cl,
  * Credit earned under the old configuration is kept (as time), clamped to
  * the new buffers; mode, event and activity (the prio may change) follow.
  */
-void htbx_core_change(struct htbx_core *q, struct htbx_core_node *cl,
+void htbx_core_change(struct htbx_core_queue *q, struct htbx_core_node *cl,
 		      const struct htbx_cfg *cfg, u64 now)
 {
 	int act = cl->prio_activity;
@@ -683,7 +684,7 @@ void htbx_core_change(struct htbx_core *q, struct htbx_core_node *cl,
  * and with it ancestors that had no other active child) stays out: moving
  * it would put back a node its ring does not count.
  */
-static void htbx_rotate(struct htbx_core *q, int level, int prio,
+static void htbx_rotate(struct htbx_core_queue *q, int level, int prio,
 			struct htbx_core_node **path, int depth)
 {
 	struct list_head *node;
@@ -703,7 +704,7 @@ static void htbx_rotate(struct htbx_core *q, int level, int prio,
 }
 
 /* Path from the head of row[level][prio] down the feeds to a leaf. */
-static int htbx_lookup_leaf(struct htbx_core *q, int level, int prio,
+static int htbx_lookup_leaf(struct htbx_core_queue *q, int level, int prio,
 			    struct htbx_core_node **path)
 {
 	struct htbx_core_node *cl = htbx_ring_head(&q->row[level][prio], prio);
@@ -734,7 +735,7 @@ static u32 htbx_giants(u32 segs, u32 len, u32 mtu)
  * Account @pkt (@len bytes) sent by @leaf from row @level at @prio on
  * every ancestor.
  */
-static void htbx_charge(struct htbx_core *q, struct htbx_core_node *leaf,
+static void htbx_charge(struct htbx_core_queue *q, struct htbx_core_node *leaf,
 			int level, int prio, const void *pkt, u32 len,
 			u64 now)
 {
@@ -793,8 +794,8 @@ static bool htbx_on_ring(const struct htbx_core_node *cl, int prio)
  * queues may have spent what this queue's nodes last saw). True when one
  * changed: the path is not valid any more, look it up again.
  */
-static bool htbx_path_stale(struct htbx_core *q, struct htbx_core_node **path,
-			    int depth, u64 now)
+static bool htbx_path_stale(struct htbx_core_queue *q,
+			    struct htbx_core_node **path, int depth, u64 now)
 {
 	bool changed = false;
 	struct htbx_core_node *c;
@@ -821,7 +822,7 @@ static bool htbx_path_stale(struct htbx_core *q, struct htbx_core_node **path,
  * feed, and so on up to the row, whose members yield at most once round
  * (@skips[0]). False when the whole row yielded: nothing to send here.
  */
-static bool htbx_skip(struct htbx_core *q, int level, int prio,
+static bool htbx_skip(struct htbx_core_queue *q, int level, int prio,
 		      struct htbx_core_node **path, int i, u32 *skips)
 {
 	struct htbx_ring *r;
@@ -850,7 +851,7 @@ static bool htbx_skip(struct htbx_core *q, int level, int prio,
  * A leaf may change the rings while it dequeues (see htbx_core.h), so
  * after the call nothing looked up before it is trusted.
  */
-static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
+static void *htbx_dequeue_tree(struct htbx_core_queue *q, int level, int prio,
 			       u64 now)
 {
 	struct htbx_core_node *path[HTBX_CORE_MAXDEPTH];
@@ -936,14 +937,14 @@ static void *htbx_dequeue_tree(struct htbx_core *q, int level, int prio,
 
 /**
  * htbx_core_dequeue - the next packet to send at @now, or NULL
- * @q: the scheduler
+ * @q: the queue
  * @now: the time, ns
  *
  * Return: the packet, or NULL; then q->next_event is when something may
  * become ready (0: nothing waits; @now: the event budget ran out, call
  * again right away).
  */
-void *htbx_core_dequeue(struct htbx_core *q, u64 now)
+void *htbx_core_dequeue(struct htbx_core_queue *q, u64 now)
 {
 	unsigned long m, tried = 0;
 	struct htbx_core_node *cl;
@@ -1010,7 +1011,7 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
 
 /**
  * htbx_core_reset_node - full tokens, CAN_SEND, inactive, out of all queues
- * @q: the scheduler
+ * @q: the queue
  * @cl: the class
  * @now: the time, ns
  *
@@ -1020,14 +1021,14 @@ void *htbx_core_dequeue(struct htbx_core *q, u64 now)
  * shrinking queue count resets the queues above it alone), and the node
  * reads its tokens from them before it sends.
  */
-void htbx_core_reset_node(struct htbx_core *q, struct htbx_core_node *cl,
+void htbx_core_reset_node(struct htbx_core_queue *q, struct htbx_core_node *cl,
 			  u64 now)
 {
 	htbx_pq_remove(q, cl);
 	htbx_node_rest(cl, now);
 }
 
-void htbx_core_reset(struct htbx_core *q)
+void htbx_core_reset(struct htbx_core_queue *q)
 {
 	int level, prio;
 
@@ -1043,7 +1044,7 @@ void htbx_core_reset(struct htbx_core *q)
 	q->lazy = NULL;
 }
 
-void htbx_core_init(struct htbx_core *q)
+void htbx_core_init(struct htbx_core_queue *q)
 {
 	htbx_core_reset(q);
 	WRITE_ONCE(q->overlimits, 0);

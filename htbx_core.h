@@ -127,7 +127,7 @@ struct htbx_core_node {
 	u64			overlimits;	/* transitions into CANT_SEND */
 };
 
-struct htbx_core {
+struct htbx_core_queue {
 	struct htbx_ring	row[HTBX_CORE_MAXDEPTH][HTBX_CORE_NUMPRIO];
 	u8			row_mask[HTBX_CORE_MAXDEPTH];	/* prios with members */
 	u8			level_mask;	/* levels whose row_mask is not 0 */
@@ -175,7 +175,7 @@ struct htbx_core {
 /*
  * API (sch_htbx_main.c and the harness rely on these names):
  *
- *   htbx_core_init(q)			empty scheduler, zeroed counters
+ *   htbx_core_init(q)			empty queue, zeroed counters
  *   htbx_node_setup(cl, cfg)		apply a validated config to a class
  *					not yet in the tree (every field set)
  *   htbx_core_add(q, cl, parent, now)	link a set-up class under parent
@@ -206,38 +206,39 @@ struct htbx_core {
  *					ns until it can improve
  *   htbx_node_xstats(cl, xs)		fill struct tc_htbx_xstats
  *
- * In mq mode each TX queue has its own htbx_core, under its own lock, and
- * a class a node in each; what the nodes of a class share is
+ * In mq mode each TX queue has its own htbx_core_queue, under its own
+ * lock, and a class a node in each; what the nodes of a class share is
  * htbx_share.c's (the interface, and what the core calls when, is in
  * htbx_share.h).
  */
-void htbx_core_init(struct htbx_core *q);
+void htbx_core_init(struct htbx_core_queue *q);
 void htbx_node_setup(struct htbx_core_node *cl, const struct htbx_cfg *cfg);
-void htbx_core_add(struct htbx_core *q, struct htbx_core_node *cl,
+void htbx_core_add(struct htbx_core_queue *q, struct htbx_core_node *cl,
 		   struct htbx_core_node *parent, u64 now);
-bool htbx_core_del(struct htbx_core *q, struct htbx_core_node *cl, u64 now);
-void htbx_core_change(struct htbx_core *q, struct htbx_core_node *cl,
+bool htbx_core_del(struct htbx_core_queue *q, struct htbx_core_node *cl,
+		   u64 now);
+void htbx_core_change(struct htbx_core_queue *q, struct htbx_core_node *cl,
 		      const struct htbx_cfg *cfg, u64 now);
-void htbx_activate_leaf(struct htbx_core *q, struct htbx_core_node *cl);
-void htbx_core_deactivate(struct htbx_core *q, struct htbx_core_node *cl);
-void *htbx_core_dequeue(struct htbx_core *q, u64 now);
-void htbx_core_reset_node(struct htbx_core *q, struct htbx_core_node *cl,
+void htbx_activate_leaf(struct htbx_core_queue *q, struct htbx_core_node *cl);
+void htbx_core_deactivate(struct htbx_core_queue *q, struct htbx_core_node *cl);
+void *htbx_core_dequeue(struct htbx_core_queue *q, u64 now);
+void htbx_core_reset_node(struct htbx_core_queue *q, struct htbx_core_node *cl,
 			  u64 now);
-void htbx_core_reset(struct htbx_core *q);
+void htbx_core_reset(struct htbx_core_queue *q);
 int htbx_core_mode(const struct htbx_core_node *cl, u64 now, s64 *wait);
 void htbx_node_xstats(const struct htbx_core_node *cl,
 		      struct tc_htbx_xstats *xs);
 
 /**
  * htbx_core_activate - leaf @cl has packets (idempotent)
- * @q: the scheduler
+ * @q: the queue
  * @cl: the leaf
  *
  * Inline: a packet for a leaf that is active already (backlogged, or
  * emptied by the last dequeue) costs the enqueue two tests, and the
  * activation itself (htbx_activate_leaf) is out of line.
  */
-static inline void htbx_core_activate(struct htbx_core *q,
+static inline void htbx_core_activate(struct htbx_core_queue *q,
 				      struct htbx_core_node *cl)
 {
 	if (WARN_ON_ONCE(cl->level) || cl->prio_activity)
@@ -246,8 +247,9 @@ static inline void htbx_core_activate(struct htbx_core *q,
 }
 
 /* The event queue on its own, for tests/unit's heap test. */
-void htbx_pq_insert(struct htbx_core *q, struct htbx_core_node *cl, u64 key);
-void htbx_pq_remove(struct htbx_core *q, struct htbx_core_node *cl);
-struct htbx_core_node *htbx_pq_first(const struct htbx_core *q);
+void htbx_pq_insert(struct htbx_core_queue *q, struct htbx_core_node *cl,
+		    u64 key);
+void htbx_pq_remove(struct htbx_core_queue *q, struct htbx_core_node *cl);
+struct htbx_core_node *htbx_pq_first(const struct htbx_core_queue *q);
 
 #endif /* _HTBX_CORE_H */

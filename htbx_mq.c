@@ -28,7 +28,7 @@
  */
 void htbx_mq_follow(struct htbx_node *p)
 {
-	struct Qdisc *sch = p->txq->sch, *leaf = p->leaf;
+	struct Qdisc *sch = p->queue->sch, *leaf = p->leaf;
 
 	sch->q.qlen += leaf->q.qlen - p->qlen_seen;
 	sch->qstats.backlog += leaf->qstats.backlog - p->backlog_seen;
@@ -48,9 +48,9 @@ static void htbx_mq_dropped(struct htbx_node *p)
 	if (likely(!drops))
 		return;
 	htbx_mq_follow(p);
-	p->txq->sch->qstats.drops += drops;
+	p->queue->sch->qstats.drops += drops;
 	if (!p->leaf->q.qlen)
-		htbx_core_deactivate(&p->txq->core, &p->core);
+		htbx_core_deactivate(&p->queue->core, &p->core);
 }
 
 /**
@@ -88,8 +88,9 @@ void *htbx_mq_leaf_dequeue(struct htbx_node *p)
  * packet included) instead. The caller counts a refused packet as
  * refused without mq (and the single-queue path tests for mq once).
  */
-int htbx_mq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
-		    struct htbx_node *p, struct sk_buff **to_free)
+int htbx_mq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		    struct htbx_queue *t, struct htbx_node *p,
+		    struct sk_buff **to_free)
 {
 	u32 qlen0 = p->qlen_seen;
 	s32 drops;
@@ -139,10 +140,10 @@ static void htbx_stab_size(struct sk_buff *skb,
 	qdisc_skb_cb(skb)->pkt_len = max(len, 1);
 }
 
-static int htbx_shard_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-			      struct sk_buff **to_free)
+static int htbx_queue_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+				    struct sk_buff **to_free)
 {
-	struct htbx_txq *t = qdisc_priv(sch);
+	struct htbx_queue *t = qdisc_priv(sch);
 	struct qdisc_size_table *stab;
 
 	if (unlikely(!t->root)) {
@@ -152,58 +153,62 @@ static int htbx_shard_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	stab = rcu_dereference_bh(t->root->stab);
 	if (stab)
 		htbx_stab_size(skb, stab);
-	return htbx_txq_enqueue(skb, sch, t, to_free);
+	return htbx_queue_enqueue(skb, sch, t, to_free);
 }
 
-static struct sk_buff *htbx_shard_dequeue(struct Qdisc *sch)
+static struct sk_buff *htbx_queue_qdisc_dequeue(struct Qdisc *sch)
 {
-	return htbx_txq_dequeue(sch, qdisc_priv(sch));
+	return htbx_queue_dequeue(sch, qdisc_priv(sch));
 }
 
-static void htbx_shard_reset(struct Qdisc *sch)
+static void htbx_queue_qdisc_reset(struct Qdisc *sch)
 {
-	htbx_txq_reset(qdisc_priv(sch));
+	htbx_queue_reset(qdisc_priv(sch));
 }
 
-static int htbx_shard_init(struct Qdisc *sch, struct nlattr *opt,
-			   struct netlink_ext_ack *extack)
+static int htbx_queue_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
+				 struct netlink_ext_ack *extack)
 {
-	htbx_txq_init(qdisc_priv(sch), sch);
+	htbx_queue_init(qdisc_priv(sch), sch);
 	return 0;
 }
 
 /* A queue's qdisc goes (its root is replaced or deleted, or the device). */
-static void htbx_shard_destroy(struct Qdisc *sch)
+static void htbx_queue_qdisc_destroy(struct Qdisc *sch)
 {
-	struct htbx_txq *t = qdisc_priv(sch);
+	struct htbx_queue *t = qdisc_priv(sch);
 	struct htbx_sched *q;
 
 	cancel_work_sync(&t->work);
 	qdisc_watchdog_cancel(&t->watchdog);
 	if (t->root) {
 		q = qdisc_priv(t->root);
-		q->shards[t->idx] = NULL;
+		q->queue_qdiscs[t->idx] = NULL;
 	}
 	__qdisc_reset_queue(&t->direct_queue);
 }
 
-/* mq mode: a TX queue's qdisc (not registered: made by htbx_mq_init) */
-static struct Qdisc_ops htbx_txq_ops = {
+/*
+ * mq mode: a queue's qdisc (not registered: made by htbx_mq_init). Its
+ * kind keeps the name it had before the queue was called a queue: it is
+ * what traces and the kernel's messages print.
+ */
+static struct Qdisc_ops htbx_queue_ops = {
 	.id		=	"htbx_txq",
-	.priv_size	=	sizeof(struct htbx_txq),
-	.enqueue	=	htbx_shard_enqueue,
-	.dequeue	=	htbx_shard_dequeue,
+	.priv_size	=	sizeof(struct htbx_queue),
+	.enqueue	=	htbx_queue_qdisc_enqueue,
+	.dequeue	=	htbx_queue_qdisc_dequeue,
 	.peek		=	qdisc_peek_dequeued,
-	.init		=	htbx_shard_init,
-	.reset		=	htbx_shard_reset,
-	.destroy	=	htbx_shard_destroy,
+	.init		=	htbx_queue_qdisc_init,
+	.reset		=	htbx_queue_qdisc_reset,
+	.destroy	=	htbx_queue_qdisc_destroy,
 	.owner		=	THIS_MODULE,
 };
 
 /* ---- setup and teardown ---- */
 
 /*
- * mq mode: one qdisc of htbx_txq_ops per TX queue, the queue's own root
+ * mq mode: one qdisc of htbx_queue_ops per TX queue, the queue's own root
  * from htbx_attach() on (so the queue's lock is its lock), scheduling
  * node @i of every class.
  */
@@ -211,7 +216,7 @@ int htbx_mq_init(struct Qdisc *sch, struct netlink_ext_ack *extack)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct net_device *dev = qdisc_dev(sch);
-	struct htbx_txq *t;
+	struct htbx_queue *t;
 	struct Qdisc *s;
 	unsigned int i;
 
@@ -223,13 +228,14 @@ int htbx_mq_init(struct Qdisc *sch, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG_MOD(extack, "mq: the device has one TX queue (leave mq out)");
 		return -EOPNOTSUPP;
 	}
-	q->shards = kcalloc(dev->num_tx_queues, sizeof(*q->shards),
-			    GFP_KERNEL_ACCOUNT);
-	if (!q->shards)
+	q->queue_qdiscs = kcalloc(dev->num_tx_queues,
+				  sizeof(*q->queue_qdiscs),
+				  GFP_KERNEL_ACCOUNT);
+	if (!q->queue_qdiscs)
 		return -ENOMEM;
 	for (i = 0; i < dev->num_tx_queues; i++) {
 		s = qdisc_create_dflt(netdev_get_tx_queue(dev, i),
-				      &htbx_txq_ops,
+				      &htbx_queue_ops,
 				      TC_H_MAKE(TC_H_MAJ(sch->handle),
 						TC_H_MIN(i + 1)), extack);
 		if (!s)
@@ -238,7 +244,7 @@ int htbx_mq_init(struct Qdisc *sch, struct netlink_ext_ack *extack)
 		t = qdisc_priv(s);
 		t->root = sch;
 		t->idx = i;
-		q->shards[i] = s;
+		q->queue_qdiscs[i] = s;
 	}
 	q->nq = dev->num_tx_queues;
 	q->mq = true;
@@ -256,25 +262,25 @@ int htbx_mq_init(struct Qdisc *sch, struct netlink_ext_ack *extack)
 void htbx_mq_destroy(struct Qdisc *sch)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	struct htbx_txq *t;
+	struct htbx_queue *t;
 	unsigned int i;
 
 	cancel_delayed_work_sync(&q->leaf_sync);
-	for (i = 0; q->shards && i < qdisc_dev(sch)->num_tx_queues; i++) {
-		if (!q->shards[i])
+	for (i = 0; q->queue_qdiscs && i < qdisc_dev(sch)->num_tx_queues; i++) {
+		if (!q->queue_qdiscs[i])
 			continue;
 		if (!q->attached) {
-			qdisc_put(q->shards[i]);
+			qdisc_put(q->queue_qdiscs[i]);
 			continue;
 		}
-		t = qdisc_priv(q->shards[i]);
+		t = qdisc_priv(q->queue_qdiscs[i]);
 		cancel_work_sync(&t->work);
 		qdisc_watchdog_cancel(&t->watchdog);
 		htbx_core_reset(&t->core);
 		t->root = NULL;
 	}
-	kfree(q->shards);
-	q->shards = NULL;
+	kfree(q->queue_qdiscs);
+	q->queue_qdiscs = NULL;
 }
 
 /* ---- locking: every queue's ---- */
@@ -293,8 +299,9 @@ void htbx_mq_lock(struct Qdisc *sch)
 	spin_lock_bh(qdisc_lock(sch));
 	/* sparse counts one context: the queues' locks net out here */
 	for (i = 0; i < q->nq; i++) {
-		spin_lock_nest_lock(qdisc_lock(q->shards[i]), qdisc_lock(sch));
-		__release(qdisc_lock(q->shards[i]));
+		spin_lock_nest_lock(qdisc_lock(q->queue_qdiscs[i]),
+				    qdisc_lock(sch));
+		__release(qdisc_lock(q->queue_qdiscs[i]));
 	}
 }
 
@@ -305,8 +312,8 @@ void htbx_mq_unlock(struct Qdisc *sch)
 	unsigned int i;
 
 	for (i = q->nq; i-- > 0;) {
-		__acquire(qdisc_lock(q->shards[i]));
-		spin_unlock(qdisc_lock(q->shards[i]));
+		__acquire(qdisc_lock(q->queue_qdiscs[i]));
+		spin_unlock(qdisc_lock(q->queue_qdiscs[i]));
 	}
 	spin_unlock_bh(qdisc_lock(sch));
 }
@@ -473,7 +480,7 @@ struct Qdisc *htbx_clone_leaf(struct Qdisc *sch, const struct Qdisc *leaf0,
  */
 static void htbx_leaf_changed(struct htbx_node *p)
 {
-	struct Qdisc *sch = p->txq->sch;
+	struct Qdisc *sch = p->queue->sch;
 
 	spin_lock_bh(qdisc_lock(sch));
 	htbx_mq_dropped(p);
@@ -512,10 +519,10 @@ static void htbx_leaf_sync_class(struct Qdisc *sch, struct htbx_class *cl,
 			kfree(copy);
 			return;
 		}
-		spin_lock_bh(qdisc_lock(p->txq->sch));
+		spin_lock_bh(qdisc_lock(p->queue->sch));
 		htbx_purge_node(q, cl, i);
 		swap(p->leaf, c);
-		spin_unlock_bh(qdisc_lock(p->txq->sch));
+		spin_unlock_bh(qdisc_lock(p->queue->sch));
 		htbx_leaf_put(c);
 	}
 	kfree(cl->leaf_opt);
@@ -541,7 +548,7 @@ static bool htbx_leaf_sync(struct Qdisc *sch)
 
 	/* a queue's qdisc is gone: the root is being replaced */
 	for (h = 0; h < q->nq; h++)
-		if (!q->shards[h])
+		if (!q->queue_qdiscs[h])
 			return false;
 	for (h = 0; h < q->clhash.hashsize; h++) {
 		hlist_for_each_entry(cl, &q->clhash.hash[h], common.hnode) {
@@ -575,7 +582,7 @@ void htbx_leaf_sync_work(struct work_struct *work)
 		schedule_delayed_work(&q->leaf_sync, 1);
 		return;
 	}
-	follow = htbx_leaf_sync(q->txq.root);
+	follow = htbx_leaf_sync(q->queue.root);
 	rtnl_unlock();
 	if (follow)
 		schedule_delayed_work(&q->leaf_sync,
@@ -619,11 +626,11 @@ void htbx_mq_class_stats(struct Qdisc *sch, struct htbx_class *cl,
 
 	xs->lends = xs->borrows = xs->giants = 0;
 	for (i = 0; i < q->nq; i++) {
-		if (!q->shards[i])
+		if (!q->queue_qdiscs[i])
 			continue;	/* the qdisc is going */
-		htbx_dump_lock(q->shards[i], i);
+		htbx_dump_lock(q->queue_qdiscs[i], i);
 		htbx_node_stats(htbx_node_at(cl, i), qs, xs, qlen);
-		htbx_dump_unlock(q->shards[i], i);
+		htbx_dump_unlock(q->queue_qdiscs[i], i);
 	}
 }
 
@@ -634,7 +641,7 @@ void htbx_mq_class_stats(struct Qdisc *sch, struct htbx_class *cl,
 void htbx_mq_sum(struct Qdisc *sch, u64 *direct_pkts, u64 *budget_hits)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	struct htbx_txq *t;
+	struct htbx_queue *t;
 	struct Qdisc *s;
 	unsigned int i;
 
@@ -645,7 +652,7 @@ void htbx_mq_sum(struct Qdisc *sch, u64 *direct_pkts, u64 *budget_hits)
 	*budget_hits = 0;
 	for (i = 0; i < q->nq; i++) {
 		/* gone already when the qdisc is being deleted */
-		s = q->shards[i];
+		s = q->queue_qdiscs[i];
 		if (!s)
 			continue;
 		t = qdisc_priv(s);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The kernel side of mq mode: one class tree over every TX queue, each
- * queue with a qdisc of its own (a shard, htbx_txq_ops) that schedules
- * the queue's node of every class. What the nodes of a class share
+ * queue with a qdisc of its own (the queue's qdisc, htbx_queue_ops) that
+ * schedules the queue's node of every class. What the nodes of a class share
  * between the queues' cores is htbx_share.c's; this layer holds the
  * qdiscs, the copies of a class's leaf on every queue and their sync, the
  * locking of every queue and the dumps that sum the queues
@@ -12,11 +12,12 @@
  * mq mode (q->mq), except where noted:
  *
  * Setup and teardown, under RTNL:
- *   htbx_mq_init(sch, extack)		a shard for every TX queue of the
- *					device (htbx_init, mq given)
+ *   htbx_mq_init(sch, extack)		a queue's qdisc for every TX queue
+ *					of the device (htbx_init, mq given)
  *   htbx_mq_destroy(sch)		any qdisc (mq or not): the leaf sync
- *					stops; shards not attached yet are
- *					put, attached ones forget the qdisc
+ *					stops; queues' qdiscs not attached
+ *					yet are put, attached ones forget
+ *					the qdisc
  *
  * The data path, under the queue's lock:
  *   htbx_mq_enqueue(skb, sch, t, p, to_free)  enqueue on node p of queue
@@ -58,8 +59,9 @@
 int htbx_mq_init(struct Qdisc *sch, struct netlink_ext_ack *extack);
 void htbx_mq_destroy(struct Qdisc *sch);
 
-int htbx_mq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
-		    struct htbx_node *p, struct sk_buff **to_free);
+int htbx_mq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		    struct htbx_queue *t, struct htbx_node *p,
+		    struct sk_buff **to_free);
 void *htbx_mq_leaf_dequeue(struct htbx_node *p);
 void htbx_mq_follow(struct htbx_node *p);
 

@@ -6,8 +6,8 @@
  * whose tokens are shared (cl->sh set) acts; a single-queue class never
  * gets here, and the core tests cl->sh first, inline.
  *
- * In mq mode each TX queue has its own htbx_core, under its own lock; a
- * class has a node in each, all pointing at one htbx_bucket. Only the
+ * In mq mode each TX queue has its own htbx_core_queue, under its own
+ * lock; a class has a node in each, all pointing at one htbx_bucket. Only the
  * bucket words are shared between queues, and only through atomics.
  * An inner class's node publishes the prios its children borrow at; a
  * queue lends the class's excess at prio p only while no other queue
@@ -71,7 +71,7 @@
 
 /*
  * mq mode: a class's two token buckets, shared by its nodes on every TX
- * queue (one htbx_core per queue). Each is kept as its "empty time" v:
+ * queue (one htbx_core_queue each). Each is kept as its "empty time" v:
  * the tokens at now are min(buffer, now - v); a charge of c ns is
  * v = max(v, now - buffer) + c, one cmpxchg on one word. v only grows
  * between charges, so a mode computed from it is never too optimistic

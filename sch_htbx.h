@@ -2,7 +2,8 @@
 /*
  * The structures of the qdisc glue (sch_htbx_main.c) that the mq layer
  * (htbx_mq.c) and the core's kernel hooks (include/htbx_hooks.h) use too:
- * a class, its node on each TX queue, a queue's scheduler and the qdisc.
+ * a class, its node on each queue, a queue and the qdisc (the nouns:
+ * htbx_core.h).
  */
 #ifndef _SCH_HTBX_H
 #define _SCH_HTBX_H
@@ -30,7 +31,7 @@ struct htbx_params {
 	u8	linklayer;
 };
 
-struct htbx_txq;
+struct htbx_queue;
 
 /*
  * A node: a class on one TX queue, with the core's node of it, the leaf
@@ -42,13 +43,13 @@ struct htbx_node {
 	 * What the class sent, one count per mode: bstats in single-queue
 	 * mode (unused in mq mode); in mq mode cpu_bstats, the class's
 	 * per-CPU count (a node does not know its class, so each holds a
-	 * copy of cl->cpu_bstats). bstats, leaf and txq are read or written
+	 * copy of cl->cpu_bstats). bstats, leaf and queue are read or written
 	 * for every packet at every level, as are the first 160 bytes of
 	 * core: together the node's first three cache lines.
 	 */
 	struct gnet_stats_basic_sync bstats;
 	struct Qdisc		*leaf;		/* NULL for inner classes */
-	struct htbx_txq		*txq;		/* mq: the queue's scheduler */
+	struct htbx_queue	*queue;		/* mq: the node's queue */
 	struct htbx_core_node	core;		/* owned by the core */
 	struct htbx_bstats_cpu __percpu *cpu_bstats;
 	u32			drops;		/* enqueue drops */
@@ -78,13 +79,14 @@ struct htbx_class {
 };
 
 /*
- * What one TX queue runs: the scheduler, its timer and the direct queue.
- * The qdisc has one; in mq mode each TX queue has its own, as the private
- * data of a queue's qdisc (htbx_txq_ops), and the qdisc itself only holds
- * the classes, filters and configuration.
+ * A queue: a TX queue of the device and what schedules it, the core's
+ * queue, its timer and the direct queue. The qdisc has one; in mq mode
+ * each TX queue has its own, as the private data of the queue's qdisc
+ * (htbx_queue_ops), and the htbx qdisc itself only holds the classes,
+ * filters and configuration.
  */
-struct htbx_txq {
-	struct htbx_core	core;
+struct htbx_queue {
+	struct htbx_core_queue	core;
 	struct qdisc_watchdog	watchdog;
 	struct work_struct	work;		/* event budget ran out */
 	struct qdisc_skb_head	direct_queue;	/* unclassified traffic */
@@ -96,7 +98,7 @@ struct htbx_txq {
 
 struct htbx_sched {
 	struct Qdisc_class_hash	clhash;
-	struct htbx_txq		txq;		/* not in mq mode */
+	struct htbx_queue	queue;		/* not in mq mode */
 
 	struct tcf_proto __rcu	*filter_list;	/* filters at the qdisc */
 	struct tcf_block	*block;
@@ -109,7 +111,7 @@ struct htbx_sched {
 	/* mq mode: one qdisc per TX queue, grafted by htbx_attach() */
 	bool			mq;
 	unsigned int		nq;		/* nodes per class */
-	struct Qdisc		**shards;	/* [nq], htbx_txq_ops */
+	struct Qdisc		**queue_qdiscs;	/* [nq], htbx_queue_ops */
 	bool			attached;	/* the TX queues hold them */
 	struct delayed_work	leaf_sync;	/* htbx_leaf_sync_work() */
 };
@@ -126,11 +128,11 @@ static inline struct htbx_node *htbx_node_at(struct htbx_class *cl,
 	return i ? &cl->mq_nodes[i - 1] : &cl->node;
 }
 
-/* The scheduler of queue @i (0 without mq). */
-static inline struct htbx_txq *htbx_txq_at(struct htbx_sched *q,
-					   unsigned int i)
+/* Queue @i (0 without mq). */
+static inline struct htbx_queue *htbx_queue_at(struct htbx_sched *q,
+					       unsigned int i)
 {
-	return q->mq ? qdisc_priv(q->shards[i]) : &q->txq;
+	return q->mq ? qdisc_priv(q->queue_qdiscs[i]) : &q->queue;
 }
 
 static inline bool htbx_is_leaf(const struct htbx_class *cl)
@@ -157,22 +159,22 @@ static inline struct netdev_queue *htbx_leaf_queue(struct Qdisc *sch,
  * The glue's side of the interface with the mq layer (htbx_mq.h has the
  * other): what a queue's qdisc runs, and what a class's node holds.
  *
- *   htbx_txq_init(t, sch)		a queue's scheduler, empty, for sch
- *   htbx_txq_enqueue(skb, sch, t, to_free)  classify on t->root, enqueue
+ *   htbx_queue_init(t, sch)		a queue, empty, for sch
+ *   htbx_queue_enqueue(skb, sch, t, to_free)  classify on t->root, enqueue
  *					on t: a queue's qdisc's enqueue
- *   htbx_txq_dequeue(sch, t)		t's next packet: its dequeue
- *   htbx_txq_reset(t)			every class's node on t at rest, its
+ *   htbx_queue_dequeue(sch, t)		t's next packet: its dequeue
+ *   htbx_queue_reset(t)		every class's node on t at rest, its
  *					packets dropped: its reset
  *   htbx_purge_node(q, cl, i)		drop what node i of cl holds, out of
  *					its queue's rings (under htbx_lock)
  *
  * Each runs under the lock of t's (node i's) queue.
  */
-void htbx_txq_init(struct htbx_txq *t, struct Qdisc *sch);
-int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
-		     struct sk_buff **to_free);
-struct sk_buff *htbx_txq_dequeue(struct Qdisc *sch, struct htbx_txq *t);
-void htbx_txq_reset(struct htbx_txq *t);
+void htbx_queue_init(struct htbx_queue *t, struct Qdisc *sch);
+int htbx_queue_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		       struct htbx_queue *t, struct sk_buff **to_free);
+struct sk_buff *htbx_queue_dequeue(struct Qdisc *sch, struct htbx_queue *t);
+void htbx_queue_reset(struct htbx_queue *t);
 void htbx_purge_node(struct htbx_sched *q, struct htbx_class *cl,
 		     unsigned int i);
 

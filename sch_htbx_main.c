@@ -431,11 +431,11 @@ static int htbx_enqueue_refused(struct Qdisc *sch, struct htbx_node *p,
 }
 
 /*
- * Enqueue on @t, the scheduler of @sch: the htbx qdisc itself, or in mq
- * mode the qdisc of one TX queue (classes and filters are t->root's).
+ * Enqueue on @t, the queue of @sch: the htbx qdisc itself, or in mq mode
+ * the qdisc of one TX queue (classes and filters are t->root's).
  */
-int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
-		     struct sk_buff **to_free)
+int htbx_queue_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		       struct htbx_queue *t, struct sk_buff **to_free)
 {
 	struct htbx_sched *q = qdisc_priv(t->root);
 	unsigned int len = qdisc_pkt_len(skb);
@@ -460,7 +460,7 @@ int htbx_txq_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct htbx_txq *t,
 	}
 
 	p = htbx_node_at(cl, t->idx);
-	if (unlikely(p->txq)) {
+	if (unlikely(p->queue)) {
 		ret = htbx_mq_enqueue(skb, sch, t, p, to_free);
 		if (unlikely(ret != NET_XMIT_SUCCESS))
 			return htbx_enqueue_refused(sch, p, ret);
@@ -476,7 +476,7 @@ out:
 	return NET_XMIT_SUCCESS;
 }
 
-struct sk_buff *htbx_txq_dequeue(struct Qdisc *sch, struct htbx_txq *t)
+struct sk_buff *htbx_queue_dequeue(struct Qdisc *sch, struct htbx_queue *t)
 {
 	struct sk_buff *skb;
 	u64 now;
@@ -512,7 +512,7 @@ out:
 }
 
 /* Every class's node on @t back to rest; their packets dropped. */
-void htbx_txq_reset(struct htbx_txq *t)
+void htbx_queue_reset(struct htbx_queue *t)
 {
 	u64 now = htbx_clock_ns();
 	struct htbx_class *cl;
@@ -549,7 +549,7 @@ static int htbx_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		__qdisc_drop(skb, to_free);
 		return NET_XMIT_DROP;
 	}
-	return htbx_txq_enqueue(skb, sch, &q->txq, to_free);
+	return htbx_queue_enqueue(skb, sch, &q->queue, to_free);
 }
 
 static struct sk_buff *htbx_dequeue(struct Qdisc *sch)
@@ -558,7 +558,7 @@ static struct sk_buff *htbx_dequeue(struct Qdisc *sch)
 
 	if (unlikely(q->mq))
 		return NULL;
-	return htbx_txq_dequeue(sch, &q->txq);
+	return htbx_queue_dequeue(sch, &q->queue);
 }
 
 /* In mq mode the queues' qdiscs reset themselves (dev_deactivate). */
@@ -567,7 +567,7 @@ static void htbx_reset(struct Qdisc *sch)
 	struct htbx_sched *q = qdisc_priv(sch);
 
 	if (!q->mq)
-		htbx_txq_reset(&q->txq);
+		htbx_queue_reset(&q->queue);
 }
 
 /* ---- locking: one qdisc lock, or in mq mode every queue's ---- */
@@ -604,11 +604,11 @@ void htbx_purge_node(struct htbx_sched *q, struct htbx_class *cl,
 		     unsigned int i)
 {
 	struct htbx_node *p = htbx_node_at(cl, i);
-	struct htbx_txq *t = htbx_txq_at(q, i);
+	struct htbx_queue *t = htbx_queue_at(q, i);
 	u32 qlen0;
 
 	if (p->leaf) {
-		if (p->txq) {
+		if (p->queue) {
 			qlen0 = p->qlen_seen;
 			qdisc_reset(p->leaf);
 			htbx_mq_follow(p);
@@ -1049,7 +1049,7 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 	cl->params = params;
 	now = htbx_clock_ns();
 	for (i = 0; i < htbx_nq(q); i++)
-		htbx_core_change(&htbx_txq_at(q, i)->core,
+		htbx_core_change(&htbx_queue_at(q, i)->core,
 				 &htbx_node_at(cl, i)->core, &cfg, now);
 	htbx_unlock(sch);
 	htbx_adj_info_cfg(&w, cl->common.classid, &cfg, q->r2q);
@@ -1079,7 +1079,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	struct htbx_adj_info w = {};
 	struct htbx_params params;
 	unsigned long adj = 0;
-	struct htbx_txq *t;
+	struct htbx_queue *t;
 	struct htbx_node *p;
 	struct htbx_cfg cfg;
 	unsigned int i;
@@ -1101,7 +1101,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 		return -ENOBUFS;
 	if (q->mq) {
 		cl->mq_nodes = kcalloc(q->nq - 1, sizeof(*cl->mq_nodes),
-				  GFP_KERNEL_ACCOUNT);
+				       GFP_KERNEL_ACCOUNT);
 		cl->bucket = kzalloc(sizeof(*cl->bucket), GFP_KERNEL_ACCOUNT);
 		cl->cpu_bstats = __netdev_alloc_pcpu_stats(struct htbx_bstats_cpu,
 							   GFP_KERNEL_ACCOUNT);
@@ -1148,7 +1148,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	htbx_lock(sch);
 	now = htbx_clock_ns();
 	for (i = 0; i < htbx_nq(q); i++) {
-		t = htbx_txq_at(q, i);
+		t = htbx_queue_at(q, i);
 		p = htbx_node_at(cl, i);
 		if (old_leaves) {
 			/*
@@ -1164,7 +1164,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 		p->leaf = leaves[i];
 		htbx_node_setup(&p->core, &cfg);
 		if (q->mq) {
-			p->txq = t;
+			p->queue = t;
 			p->core.sh = cl->bucket;
 		}
 		htbx_core_add(&t->core, &p->core,
@@ -1258,7 +1258,7 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 	if (q->defcl == cl)
 		q->defcl = NULL;
 	for (i = 0; i < htbx_nq(q); i++) {
-		if (htbx_core_del(&htbx_txq_at(q, i)->core,
+		if (htbx_core_del(&htbx_queue_at(q, i)->core,
 				  &htbx_node_at(cl, i)->core, now) &&
 		    parent && new_leaves) {
 			htbx_node_at(parent, i)->leaf = new_leaves[i];
@@ -1386,7 +1386,7 @@ static void htbx_qlen_notify(struct Qdisc *sch, unsigned long arg)
 	 */
 	if (!cl || q->mq)
 		return;
-	htbx_core_deactivate(&q->txq.core, &cl->node.core);
+	htbx_core_deactivate(&q->queue.core, &cl->node.core);
 }
 
 static struct tcf_block *htbx_tcf_block(struct Qdisc *sch, unsigned long arg,
@@ -1504,9 +1504,9 @@ static int htbx_dump(struct Qdisc *sch, struct sk_buff *skb)
 		htbx_mq_sum(sch, &direct_pkts, &budget_hits);
 	} else {
 		/* RTNL only: the data path may be running (as in htb_dump) */
-		sch->qstats.overlimits = READ_ONCE(q->txq.core.overlimits);
-		direct_pkts = READ_ONCE(q->txq.direct_pkts);
-		budget_hits = READ_ONCE(q->txq.core.budget_hits);
+		sch->qstats.overlimits = READ_ONCE(q->queue.core.overlimits);
+		direct_pkts = READ_ONCE(q->queue.direct_pkts);
+		budget_hits = READ_ONCE(q->queue.core.budget_hits);
 	}
 
 	nest = nla_nest_start_noflag(skb, TCA_OPTIONS);
@@ -1619,7 +1619,7 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 				htbx_derive(&cl->params, r2q, &cfg, &ignored);
 				for (k = 0; k < htbx_nq(q); k++)
 					htbx_core_change(
-						&htbx_txq_at(q, k)->core,
+						&htbx_queue_at(q, k)->core,
 						&htbx_node_at(cl, k)->core,
 						&cfg, now);
 			}
@@ -1633,7 +1633,7 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 /* Process context: the event budget ran out, run the queue again. */
 static void htbx_work_func(struct work_struct *work)
 {
-	struct htbx_txq *t = container_of(work, struct htbx_txq, work);
+	struct htbx_queue *t = container_of(work, struct htbx_queue, work);
 	struct Qdisc *sch = t->watchdog.qdisc;
 
 	rcu_read_lock();
@@ -1641,7 +1641,7 @@ static void htbx_work_func(struct work_struct *work)
 	rcu_read_unlock();
 }
 
-void htbx_txq_init(struct htbx_txq *t, struct Qdisc *sch)
+void htbx_queue_init(struct htbx_queue *t, struct Qdisc *sch)
 {
 	qdisc_watchdog_init(&t->watchdog, sch);
 	INIT_WORK(&t->work, htbx_work_func);
@@ -1657,8 +1657,8 @@ static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 	struct nlattr *tb[TCA_HTBX_MAX + 1];
 	int err;
 
-	htbx_txq_init(&q->txq, sch);
-	q->txq.root = sch;
+	htbx_queue_init(&q->queue, sch);
+	q->queue.root = sch;
 	INIT_DELAYED_WORK(&q->leaf_sync, htbx_leaf_sync_work);
 
 	err = qdisc_class_hash_init(&q->clhash);
@@ -1698,7 +1698,7 @@ static void htbx_attach(struct Qdisc *sch)
 	unsigned int i;
 
 	for (i = 0; i < dev->num_tx_queues; i++) {
-		s = q->mq ? q->shards[i] : sch;
+		s = q->mq ? q->queue_qdiscs[i] : sch;
 		old = dev_graft_qdisc(netdev_get_tx_queue(dev, i), s);
 		if (!q->mq)
 			qdisc_refcount_inc(sch);
@@ -1715,8 +1715,8 @@ static void htbx_destroy(struct Qdisc *sch)
 	struct htbx_class *cl;
 	unsigned int i;
 
-	cancel_work_sync(&q->txq.work);
-	qdisc_watchdog_cancel(&q->txq.watchdog);
+	cancel_work_sync(&q->queue.work);
+	qdisc_watchdog_cancel(&q->queue.watchdog);
 	htbx_mq_destroy(sch);
 	/*
 	 * Filters first: they can point at classes (and a class's filters
@@ -1736,7 +1736,7 @@ static void htbx_destroy(struct Qdisc *sch)
 			htbx_destroy_class(sch, cl);
 	}
 	qdisc_class_hash_destroy(&q->clhash);
-	__qdisc_reset_queue(&q->txq.direct_queue);
+	__qdisc_reset_queue(&q->queue.direct_queue);
 }
 
 static const struct Qdisc_class_ops htbx_class_ops = {

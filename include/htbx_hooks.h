@@ -32,7 +32,7 @@ static inline void *htbx_leaf_dequeue(struct htbx_core_node *c)
 
 	if (unlikely(!leaf))
 		return NULL;
-	if (unlikely(p->txq))
+	if (unlikely(p->queue))
 		return htbx_mq_leaf_dequeue(p);
 	skb = qdisc_dequeue_peeked(leaf);
 	if (unlikely(!skb) && leaf->q.qlen)

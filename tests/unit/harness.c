@@ -7,7 +7,7 @@ unsigned long kshim_warnings;
 /* per thread: tsan_mq.c runs one core per thread */
 __thread u64 harness_leaf_calls;
 
-void *harness_dequeue(struct htbx_core *q, u64 now)
+void *harness_dequeue(struct htbx_core_queue *q, u64 now)
 {
 	harness_leaf_calls = 0;
 	return htbx_core_dequeue(q, now);
@@ -150,7 +150,8 @@ static int pq_count(const struct htbx_pq_node *n, u64 min, const char **err)
 	return c;
 }
 
-const char *core_check(const struct htbx_core *q, struct tcls **ts, int n)
+const char *core_check(const struct htbx_core_queue *q, struct tcls **ts,
+		       int n)
 {
 	const char *err = NULL;
 	int i, prio, level, inpq = 0;
@@ -214,8 +215,8 @@ const char *core_check(const struct htbx_core *q, struct tcls **ts, int n)
 	return NULL;
 }
 
-const char *core_check_time(const struct htbx_core *q, struct tcls **ts, int n,
-			    u64 now)
+const char *core_check_time(const struct htbx_core_queue *q, struct tcls **ts,
+			    int n, u64 now)
 {
 	const char *e = core_check(q, ts, n);
 	int i, mode;

@@ -57,7 +57,7 @@ struct tcls {
 	bool		nonwc;		/* dequeue returns NULL */
 	enum treenter	reenter;	/* what dequeue does to the core */
 	u32		segs;		/* segments per packet (GSO), 0: 1 */
-	struct htbx_core *core;		/* for reenter: set by tc_add */
+	struct htbx_core_queue *core;		/* for reenter: set by tc_add */
 	u64		drops;		/* packets dropped by reenter */
 	u64		bytes;		/* sent (htbx_node_sent) */
 	u64		packets;	/* sent, in segments */
@@ -81,13 +81,13 @@ static inline struct tcls *to_tcls(const struct htbx_core_node *cl)
  * the test run instead of hanging it).
  */
 #define HARNESS_MAX_LEAF_CALLS	(2 * 4096 + 64)
-void *harness_dequeue(struct htbx_core *q, u64 now);
+void *harness_dequeue(struct htbx_core_queue *q, u64 now);
 #ifndef HARNESS_NO_WRAP
 #define htbx_core_dequeue(q, now)	harness_dequeue(q, now)
 #endif
 
 struct sim {
-	struct htbx_core q;
+	struct htbx_core_queue q;
 	u64		now;
 	u64		link;		/* bytes/s, 0: infinitely fast */
 	u64		link_rem;
@@ -107,10 +107,11 @@ bool sim_run(struct sim *s, u64 until);
 void sim_window(struct sim *s, u64 start, u64 end, struct tcls **ts, int n);
 double win_rate(const struct sim *s, const struct tcls *t); /* bytes/s */
 /* Structural invariants of the core; returns a message or NULL. */
-const char *core_check(const struct htbx_core *q, struct tcls **ts, int n);
+const char *core_check(const struct htbx_core_queue *q, struct tcls **ts,
+		       int n);
 /* ... and that no event is late at @now. */
-const char *core_check_time(const struct htbx_core *q, struct tcls **ts, int n,
-			    u64 now);
+const char *core_check_time(const struct htbx_core_queue *q, struct tcls **ts,
+			    int n, u64 now);
 
 /* ---- TAP ---- */
 struct utest {

@@ -125,7 +125,7 @@ static bool t_pq_model(char *msg, size_t sz)
 	static struct htbx_core_node c[N];
 	static u64 key[N];
 	static bool in[N];
-	struct htbx_core q;
+	struct htbx_core_queue q;
 	u64 ops, inserts = 0, removes = 0, pops = 0;
 	int i, n_in = 0;
 

@@ -477,7 +477,7 @@ static bool t_mq_burst_raised(char *msg, size_t sz)
  * debt of every class on every queue (the review modelled a 10 mbit
  * ceiling passing 12.6 mbit with one queue reset every 10 ms). 10 mbit
  * class backlogged on four 100 mbit queues, queue 3's nodes reset (and
- * its core, as htbx_txq_reset does) every 10 ms: 10 mbit within 1 %.
+ * its core, as htbx_queue_reset does) every 10 ms: 10 mbit within 1 %.
  */
 static bool t_mq_queue_reset(char *msg, size_t sz)
 {
@@ -501,7 +501,7 @@ static bool t_mq_queue_reset(char *msg, size_t sz)
 			return false;
 		}
 		htbx_core_reset_node(&m.s[NQ - 1].q, &m.t[NQ - 1][0].cl,
-				    m.s[NQ - 1].now);
+				     m.s[NQ - 1].now);
 		htbx_core_reset(&m.s[NQ - 1].q);
 		/* its leaf is fed again at once (a flood) */
 		htbx_core_activate(&m.s[NQ - 1].q, &m.t[NQ - 1][0].cl);

@@ -3,9 +3,9 @@
  * tsan_mq.c - mq mode from real threads, built with ThreadSanitizer
  * (bin/unit-tsan; `make check` runs it with halt_on_error=1).
  *
- * One pthread per TX queue, each owning its htbx_core and its nodes of
- * one class tree, all nodes of a class sharing one htbx_bucket, as in
- * the kernel: a queue's core is touched under that queue's lock only
+ * One pthread per TX queue, each owning its htbx_core_queue and its
+ * nodes of one class tree, all nodes of a class sharing one htbx_bucket,
+ * as in the kernel: a queue's core is touched under that queue's lock only
  * (here a mutex per queue, held by its thread around each batch of
  * enqueues and dequeues), and configuration (htbx_core_change, class add
  * and delete, reset) runs with every queue's lock held (taken in index
@@ -157,7 +157,7 @@ static void cls_del(int k, u64 now)
 }
 
 /*
- * As htbx_txq_reset on every queue: leaves emptied, nodes at rest, the
+ * As htbx_queue_reset on every queue: leaves emptied, nodes at rest, the
  * shared buckets left as they are (they keep what a class owes).
  */
 static void reset_all(u64 now)
