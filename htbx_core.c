@@ -3,7 +3,7 @@
  * The scheduling core of htbx; htbx_core.h has its API, the hooks it calls
  * and which of them may re-enter it. What mq mode shares between the
  * queues' cores is htbx_share.c's: the core calls it only for a node
- * whose tokens are shared (cl->sh), behind one inline test.
+ * whose tokens are shared (cl->bucket), behind one inline test.
  */
 #include "htbx_core.h"
 #include "htbx_share.h"
@@ -286,7 +286,7 @@ static void htbx_row_del(struct htbx_core_queue *q, struct htbx_core_node *cl,
 /* mq: a node's activity is published; single queue pays the test only. */
 static inline void htbx_publish(struct htbx_core_node *cl)
 {
-	if (unlikely(cl->sh))
+	if (unlikely(cl->bucket))
 		htbx_share_publish(cl);
 }
 
@@ -303,7 +303,7 @@ static void htbx_activate_prios(struct htbx_core_queue *q,
 	int prio;
 
 	while (cl->cmode == HTBX_MAY_BORROW && p && m) {
-		if (unlikely(cl->sh))
+		if (unlikely(cl->bucket))
 			htbx_share_feed(cl, m, true);
 		for (todo = m; todo; todo &= todo - 1) {
 			prio = __ffs(todo);
@@ -329,7 +329,7 @@ static void htbx_deactivate_prios(struct htbx_core_queue *q,
 	int prio;
 
 	while (cl->cmode == HTBX_MAY_BORROW && p && m) {
-		if (unlikely(cl->sh))
+		if (unlikely(cl->bucket))
 			htbx_share_feed(cl, m, false);
 		gone = 0;
 		for (todo = m; todo; todo &= todo - 1) {
@@ -391,7 +391,7 @@ static void htbx_update_mode(struct htbx_core_queue *q,
 {
 	s64 wait;
 
-	if (cl->sh)
+	if (cl->bucket)
 		htbx_share_sync(cl, now);
 	htbx_change_mode(q, cl, htbx_diff(cl, now), &wait);
 	htbx_pq_remove(q, cl);
@@ -422,7 +422,7 @@ static void htbx_node_rest(struct htbx_core_node *cl, u64 now)
 	int i;
 
 	cl->prio_activity = 0;
-	if (unlikely(cl->sh))
+	if (unlikely(cl->bucket))
 		htbx_share_rest(cl);
 	for (i = 0; i < HTBX_CORE_NUMPRIO; i++) {
 		INIT_LIST_HEAD(&cl->ring_node[i]);
@@ -451,12 +451,12 @@ void htbx_node_setup(struct htbx_core_node *cl, const struct htbx_cfg *cfg)
 	htbx_node_apply(cl, cfg);
 	cl->parent = NULL;
 	/* mq: no bucket until the glue gives the node one, nothing shared */
-	cl->sh = NULL;
+	cl->bucket = NULL;
 	cl->published = 0;
 	cl->pub_active = false;
-	cl->vfin = 0;
+	cl->rate_vtime = 0;
 	cl->infeed = 0;
-	cl->xfin = 0;
+	cl->borrow_vtime = 0;
 	cl->level = 0;
 	cl->children = 0;
 	htbx_node_rest(cl, 0);
@@ -654,7 +654,7 @@ void htbx_core_change(struct htbx_core_queue *q, struct htbx_core_node *cl,
 	int act = cl->prio_activity;
 	s64 diff;
 
-	if (cl->sh)
+	if (cl->bucket)
 		htbx_share_change(cl, cfg->quantum, now);
 	diff = htbx_diff(cl, now);
 
@@ -666,7 +666,7 @@ void htbx_core_change(struct htbx_core_queue *q, struct htbx_core_node *cl,
 	htbx_node_apply(cl, cfg);
 	cl->tokens = min_t(s64, cl->tokens, cl->buffer);
 	cl->ctokens = min_t(s64, cl->ctokens, cl->cbuffer);
-	if (cl->sh)
+	if (cl->bucket)
 		htbx_share_hold(cl, now);
 	if (act && !cl->level)
 		act = BIT(cfg->prio);
@@ -748,7 +748,7 @@ static void htbx_charge(struct htbx_core_queue *q, struct htbx_core_node *leaf,
 	leaf->giants += htbx_giants(segs, len, leaf->cfg.mtu);
 	for (c = leaf; c; c = c->parent) {
 		wire = htbx_wire_len(&c->cfg.len, len);
-		if (unlikely(c->sh)) {
+		if (unlikely(c->bucket)) {
 			htbx_share_charge(c, level, prio, len, wire, now);
 			goto mode;
 		}
@@ -868,7 +868,7 @@ static void *htbx_dequeue_tree(struct htbx_core_queue *q, int level, int prio,
 		if (!depth)
 			return NULL;
 		leaf = path[depth - 1];
-		if (unlikely(path[0]->sh)) {
+		if (unlikely(path[0]->bucket)) {
 			/* mq: modes re-read, and the other queues asked */
 			if (htbx_path_stale(q, path, depth, now)) {
 				if (tries++ >= HTBX_MAX_TRIES)
@@ -925,7 +925,7 @@ static void *htbx_dequeue_tree(struct htbx_core_queue *q, int level, int prio,
 	 * so does the activation of another leaf (q->lazy). mq: a node's
 	 * activity is published (nactive, demand), so at once.
 	 */
-	if (unlikely(leaf->sh)) {
+	if (unlikely(leaf->bucket)) {
 		if (!htbx_leaf_qlen(leaf))
 			htbx_core_deactivate(q, leaf);
 	} else {
@@ -962,7 +962,7 @@ void *htbx_core_dequeue(struct htbx_core_queue *q, u64 now)
 		}
 		cl = htbx_pq_first(q);
 		htbx_pq_remove(q, cl);
-		if (cl->sh)
+		if (cl->bucket)
 			htbx_share_sync(cl, now);
 		htbx_change_mode(q, cl, htbx_diff(cl, now), &wait);
 		if (cl->cmode != HTBX_CAN_SEND)
@@ -1063,7 +1063,7 @@ int htbx_core_mode(const struct htbx_core_node *cl, u64 now, s64 *wait)
 {
 	s64 toks, ctoks;
 
-	if (cl->sh) {
+	if (cl->bucket) {
 		htbx_share_toks(cl, now, &toks, &ctoks);
 		return htbx_mode_of(toks, ctoks, wait);
 	}

@@ -87,7 +87,7 @@ struct htbx_core_node {
 	u64			rate_recip;	/* htbx_rate_recip(cfg.rate) */
 	u64			ceil_recip;	/* htbx_rate_recip(cfg.ceil) */
 	/* mq mode: the buckets every queue's node of this class charges */
-	struct htbx_bucket	*sh;		/* NULL: tokens are this node's */
+	struct htbx_bucket	*bucket;	/* NULL: tokens are its own */
 	struct htbx_core_node	*parent;
 	int			level;		/* 0 leaf; inner: parent's - 1, top 7 */
 	int			cmode;		/* HTBX_CANT_SEND .. HTBX_CAN_SEND */
@@ -113,17 +113,17 @@ struct htbx_core_node {
 	/* activity: prios with a backlogged leaf at or below this class */
 	u8			prio_activity;
 	bool			in_pq;
-	u8			published;	/* mq: prios counted in sh->demand */
-	bool			pub_active;	/* mq, leaf: counted in sh->nactive */
-	u8			infeed;		/* mq: prios counted in sh->infeed */
+	u8			published;	/* mq: in bucket->demand */
+	bool			pub_active;	/* mq: in bucket->nactive */
+	u8			infeed;		/* mq: in bucket->infeed */
 	struct list_head	ring_node[HTBX_CORE_NUMPRIO]; /* in a row or parent feed */
 
 	/* inner: borrowing children */
 	struct htbx_ring	feed[HTBX_CORE_NUMPRIO];
 	u32			children;
 	struct htbx_pq_node	pq;		/* in q->events when not CAN_SEND */
-	u64			vfin;		/* mq: see htbx_bucket.vsent */
-	u64			xfin;		/* mq, leaf: see htbx_xtime */
+	u64			rate_vtime;	/* mq: see htbx_rate_advance */
+	u64			borrow_vtime;	/* mq: htbx_borrow_advance */
 	u64			overlimits;	/* transitions into CANT_SEND */
 };
 

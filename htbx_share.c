@@ -35,13 +35,13 @@ static s64 htbx_bucket_charge(atomic64_t *v, u64 now, s64 buffer, u64 cost)
 
 /**
  * htbx_share_sync - a node's tokens as its class's buckets have them
- * @cl: the node (cl->sh set)
+ * @cl: the node (cl->bucket set)
  * @now: the time, ns
  */
 void htbx_share_sync(struct htbx_core_node *cl, u64 now)
 {
-	cl->tokens = htbx_bucket_toks(&cl->sh->rate, now, cl->buffer);
-	cl->ctokens = htbx_bucket_toks(&cl->sh->ceil, now, cl->cbuffer);
+	cl->tokens = htbx_bucket_toks(&cl->bucket->rate, now, cl->buffer);
+	cl->ctokens = htbx_bucket_toks(&cl->bucket->ceil, now, cl->cbuffer);
 	cl->t_c = now;
 }
 
@@ -56,7 +56,7 @@ static void htbx_bucket_raise(atomic64_t *v, s64 floor)
 
 /**
  * htbx_share_hold - the buckets hold no more than a node's tokens
- * @cl: the node (cl->sh set), its new configuration applied
+ * @cl: the node (cl->bucket set), its new configuration applied
  * @now: the time, ns
  *
  * A change may grow the buffers, and an empty time further back than the
@@ -66,22 +66,22 @@ static void htbx_bucket_raise(atomic64_t *v, s64 floor)
  */
 void htbx_share_hold(struct htbx_core_node *cl, u64 now)
 {
-	htbx_bucket_raise(&cl->sh->rate, (s64)now - cl->tokens);
-	htbx_bucket_raise(&cl->sh->ceil, (s64)now - cl->ctokens);
+	htbx_bucket_raise(&cl->bucket->rate, (s64)now - cl->tokens);
+	htbx_bucket_raise(&cl->bucket->ceil, (s64)now - cl->ctokens);
 }
 
 /**
  * htbx_share_change - a node's class takes a new configuration
- * @cl: the node (cl->sh set), still with its old configuration
+ * @cl: the node (cl->bucket set), still with its old configuration
  * @quantum: the new quantum
  * @now: the time, ns
  *
  * The node's tokens are read from the buckets; the quantum the parent
- * counts for the class (xw) changes once, on the first queue's node.
+ * counts for the class (borrow_quanta) changes once, on the first queue's node.
  */
 void htbx_share_change(struct htbx_core_node *cl, u32 quantum, u64 now)
 {
-	struct htbx_bucket *b = cl->sh;
+	struct htbx_bucket *b = cl->bucket;
 	int prio;
 
 	htbx_share_sync(cl, now);
@@ -90,13 +90,13 @@ void htbx_share_change(struct htbx_core_node *cl, u32 quantum, u64 now)
 	for (prio = 0; prio < HTBX_CORE_NUMPRIO && cl->parent; prio++)
 		if (atomic_read(&b->infeed[prio]))
 			atomic64_add((s64)quantum - (s64)b->quantum,
-				     &cl->parent->sh->xw[prio]);
+				     &cl->parent->bucket->borrow_quanta[prio]);
 	WRITE_ONCE(b->quantum, quantum);
 }
 
 /**
  * htbx_share_toks - a node's tokens at @now, as the buckets have them
- * @cl: the node (cl->sh set)
+ * @cl: the node (cl->bucket set)
  * @now: the time, ns
  * @toks: the tokens, ns
  * @ctoks: the ctokens, ns
@@ -104,8 +104,8 @@ void htbx_share_change(struct htbx_core_node *cl, u32 quantum, u64 now)
 void htbx_share_toks(const struct htbx_core_node *cl, u64 now, s64 *toks,
 		     s64 *ctoks)
 {
-	*toks = htbx_bucket_toks(&cl->sh->rate, now, cl->buffer);
-	*ctoks = htbx_bucket_toks(&cl->sh->ceil, now, cl->cbuffer);
+	*toks = htbx_bucket_toks(&cl->bucket->rate, now, cl->buffer);
+	*ctoks = htbx_bucket_toks(&cl->bucket->ceil, now, cl->cbuffer);
 }
 
 /**
@@ -124,7 +124,7 @@ void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_core_node *cl,
 
 /**
  * htbx_share_publish - the buckets' counts say what a node's activity says
- * @cl: the node (cl->sh set)
+ * @cl: the node (cl->bucket set)
  *
  * For a leaf, active or not (its copies share its rate: nactive); for an
  * inner class, at which prios its children borrow (demand). Called
@@ -139,11 +139,12 @@ void htbx_share_publish(struct htbx_core_node *cl)
 	if (active != cl->pub_active) {
 		if (active) {
 			/* no credit for the time it was idle */
-			cl->vfin = max_t(u64, cl->vfin,
-					 atomic64_read(&cl->sh->vsent));
-			atomic_inc(&cl->sh->nactive);
+			cl->rate_vtime =
+				max_t(u64, cl->rate_vtime,
+				      atomic64_read(&cl->bucket->rate_sent));
+			atomic_inc(&cl->bucket->nactive);
 		} else {
-			atomic_dec(&cl->sh->nactive);
+			atomic_dec(&cl->bucket->nactive);
 		}
 		cl->pub_active = active;
 	}
@@ -151,41 +152,44 @@ void htbx_share_publish(struct htbx_core_node *cl)
 	for (diff = want ^ cl->published; diff; diff &= diff - 1) {
 		prio = __ffs(diff);
 		if (want & BIT(prio))
-			atomic_inc(&cl->sh->demand[prio]);
+			atomic_inc(&cl->bucket->demand[prio]);
 		else
-			atomic_dec(&cl->sh->demand[prio]);
+			atomic_dec(&cl->bucket->demand[prio]);
 	}
 	cl->published = want;
 }
 
 /*
  * mq: node @cl joins (@in) or leaves its parent's feed at @prio: the
- * class is counted in the parent's xw while any of its nodes is in a feed
- * of the parent's. The first node in adds the class's quantum, the last
- * one out takes it away; the atomics order them (the one that reads 1 -> 0
- * sees what the one that read 0 -> 1 added), and b->quantum changes only
- * with every queue's lock held (htbx_share_change), so the two agree.
+ * class is counted in the parent's borrow_quanta while any of its nodes
+ * is in a feed of the parent's. The first node in adds the class's
+ * quantum, the last one out takes it away; the atomics order them (the
+ * one that reads 1 -> 0 sees what the one that read 0 -> 1 added), and
+ * b->quantum changes only with every queue's lock held
+ * (htbx_share_change), so the two agree.
  */
 static void htbx_feed_count(struct htbx_core_node *cl, int prio, bool in)
 {
-	struct htbx_bucket *b = cl->sh, *pb = cl->parent->sh;
+	struct htbx_bucket *b = cl->bucket, *pb = cl->parent->bucket;
 
 	if (in == !!(cl->infeed & BIT(prio)))
 		return;
 	if (in) {
 		cl->infeed |= BIT(prio);
 		if (atomic_inc_return(&b->infeed[prio]) == 1)
-			atomic64_add(READ_ONCE(b->quantum), &pb->xw[prio]);
+			atomic64_add(READ_ONCE(b->quantum),
+				     &pb->borrow_quanta[prio]);
 	} else {
 		cl->infeed &= ~BIT(prio);
 		if (atomic_dec_return(&b->infeed[prio]) == 0)
-			atomic64_sub(READ_ONCE(b->quantum), &pb->xw[prio]);
+			atomic64_sub(READ_ONCE(b->quantum),
+				     &pb->borrow_quanta[prio]);
 	}
 }
 
 /**
  * htbx_share_feed - a node joins or leaves its parent's feeds
- * @cl: the node (cl->sh set)
+ * @cl: the node (cl->bucket set)
  * @mask: the prios of the feeds
  * @in: true: it joins them; false: it leaves them
  *
@@ -199,7 +203,7 @@ void htbx_share_feed(struct htbx_core_node *cl, unsigned long mask, bool in)
 
 /**
  * htbx_share_rest - a node at rest is counted nowhere
- * @cl: the node (cl->sh set), its prio_activity 0 already
+ * @cl: the node (cl->bucket set), its prio_activity 0 already
  */
 void htbx_share_rest(struct htbx_core_node *cl)
 {
@@ -209,8 +213,9 @@ void htbx_share_rest(struct htbx_core_node *cl)
 
 /*
  * mq: leaf @x sent @len bytes on its own rate: advance the class's virtual
- * time by len and x's node's by len times the queues x is active on, so
- * a node that takes more than its part of x's rate runs ahead. Its lead
+ * time (its bucket's rate_sent) by len and x's node's (rate_vtime) by len
+ * times the queues x is active on, so a node that takes more than its
+ * share of x's rate runs ahead. Its lead
  * is kept under HTBX_VLEAD bytes per active queue, and so is its lag: a
  * queue that sent alone while the others had packets but sent none (held
  * back by their leaves) does not owe them more than that when they
@@ -229,35 +234,37 @@ static u64 htbx_vclamp(u64 x, u64 v, s64 lim)
 	return x;
 }
 
-static void htbx_vtime(struct htbx_core_node *x, u64 len)
+static void htbx_rate_advance(struct htbx_core_node *x, u64 len)
 {
-	u64 v = atomic64_add_return(len, &x->sh->vsent);
-	u64 n = max_t(int, atomic_read(&x->sh->nactive), 1);
+	u64 v = atomic64_add_return(len, &x->bucket->rate_sent);
+	u64 n = max_t(int, atomic_read(&x->bucket->nactive), 1);
 	u64 lim = n * HTBX_VLEAD;
 
 	/* lead and lag both bounded: see the comment above */
-	x->vfin = htbx_vclamp(x->vfin + len * n, v, (s64)lim);
+	x->rate_vtime = htbx_vclamp(x->rate_vtime + len * n, v, (s64)lim);
 }
 
 /*
  * mq: how much faster than its parent's feed at @prio the virtual time of
  * class @c runs (@node false) or that of c's node (@node true, leaves
- * only), 16.16 fixed point. The class's part of the parent's excess is
- * its quantum over the quanta of all children counted in the feed (xw);
- * a leaf's nodes that are in one (infeed) share its part equally, as
- * they share its rate (htbx_vtime). An inner class's nodes have no part
- * of their own: what each gets follows from its children's parts. At
- * least 1.0 (a count another queue is changing may be read half-done);
- * at most 2^16 (a part of 2^-16), so len * factor cannot overflow.
+ * only), 16.16 fixed point: the inverse of its share. The class's share
+ * of the parent's excess is its quantum over the quanta of all children
+ * counted in the feed (borrow_quanta); a leaf's nodes that are in one
+ * (infeed) split its share equally, as they split its rate
+ * (htbx_rate_advance). An inner class's nodes have no share of their
+ * own: what each gets follows from its children's shares. At least 1.0
+ * (a count another queue is changing may be read half-done); at most
+ * 2^16 (a share of 2^-16), so len * factor cannot overflow.
  */
-static u64 htbx_xfactor(const struct htbx_core_node *c, int prio, bool node)
+static u64 htbx_borrow_factor(const struct htbx_core_node *c, int prio,
+			      bool node)
 {
-	u64 qn = max_t(u32, READ_ONCE(c->sh->quantum), 1);
-	u64 w = (u64)atomic64_read(&c->parent->sh->xw[prio]);
+	u64 qn = max_t(u32, READ_ONCE(c->bucket->quantum), 1);
+	u64 w = (u64)atomic64_read(&c->parent->bucket->borrow_quanta[prio]);
 	u64 n = 1;
 
 	if (node)
-		n = (u64)max_t(int, atomic_read(&c->sh->infeed[prio]), 1);
+		n = (u64)max_t(int, atomic_read(&c->bucket->infeed[prio]), 1);
 	w = clamp_t(u64, w, qn, U32_MAX);
 	n = min_t(u64, n, 1U << 14);
 	return min_t(u64, div64_u64((w * n) << 16, qn), 1ULL << 32);
@@ -265,32 +272,35 @@ static u64 htbx_xfactor(const struct htbx_core_node *c, int prio, bool node)
 
 /*
  * mq: how far, in bytes of its own, class @c may run ahead of or behind
- * its part of a parent's excess: its quantum (what DRR lets a class send
+ * its share of a parent's excess: its quantum (what DRR lets a class send
  * in one turn and keep as deficit), at least 2 MTU. With TCP's 64 KB GSO
  * packets and quanta that large, less would forget most of a packet at
  * every charge and bend unequal quanta towards one packet each.
  */
-static u64 htbx_xlead(const struct htbx_core_node *c)
+static u64 htbx_borrow_lead(const struct htbx_core_node *c)
 {
-	return clamp_t(u64, READ_ONCE(c->sh->quantum), HTBX_VLEAD, 1U << 24);
+	return clamp_t(u64, READ_ONCE(c->bucket->quantum), HTBX_VLEAD,
+		       1U << 24);
 }
 
 /*
  * mq: node @c borrowed @len bytes through its parent's feed at @prio.
- * The feed's virtual time (the parent's xsent) grows by len, the class's
- * (its bucket's xfin) by len times the class's factor, so a class that
- * took more than its part of the excess on all queues runs ahead; a
- * leaf's node keeps one more, among the leaf's nodes. As in htbx_vtime,
- * lead and lag are kept within a bound (htbx_xlead) in bytes of the
+ * The feed's virtual time (the parent's borrow_sent) grows by len, the
+ * class's (its bucket's borrow_vtime) by len times the class's factor
+ * (htbx_borrow_factor), so a class that took more than its share of the
+ * excess on all queues runs ahead; a leaf's node keeps one more (its
+ * borrow_vtime), among the leaf's nodes. As in htbx_rate_advance, lead
+ * and lag are kept within a bound (htbx_borrow_lead) in bytes of the
  * class's (node's) own, which also makes up for time spent out of the
  * feed (sending on its own rate, or idle). The class's clamp is one
  * try: a queue that loses the race to another leaves it to that one.
  */
-static void htbx_xtime(struct htbx_core_node *c, int prio, u64 len)
+static void htbx_borrow_advance(struct htbx_core_node *c, int prio, u64 len)
 {
-	atomic64_t *cf = &c->sh->xfin[prio];
-	u64 v = atomic64_add_return(len, &c->parent->sh->xsent[prio]);
-	u64 f = htbx_xfactor(c, prio, false), lead = htbx_xlead(c);
+	atomic64_t *cf = &c->bucket->borrow_vtime[prio];
+	u64 v = atomic64_add_return(len,
+				    &c->parent->bucket->borrow_sent[prio]);
+	u64 f = htbx_borrow_factor(c, prio, false), lead = htbx_borrow_lead(c);
 	s64 old, nx;
 
 	old = atomic64_add_return((len * f) >> 16, cf);
@@ -299,32 +309,32 @@ static void htbx_xtime(struct htbx_core_node *c, int prio, u64 len)
 		atomic64_try_cmpxchg(cf, &old, nx);
 	if (c->level)
 		return;
-	f = htbx_xfactor(c, prio, true);
-	c->xfin = htbx_vclamp(c->xfin + ((len * f) >> 16), v,
-			      (lead * f) >> 16);
+	f = htbx_borrow_factor(c, prio, true);
+	c->borrow_vtime = htbx_vclamp(c->borrow_vtime + ((len * f) >> 16), v,
+				      (lead * f) >> 16);
 }
 
 /*
  * mq: class @c, or its node if c is a leaf, took more of its parent's
- * excess than its part, by more than half the lead.
+ * excess than its share, by more than half the lead (htbx_borrow_advance).
  */
-static bool htbx_xahead(const struct htbx_core_node *c, int prio)
+static bool htbx_borrowed_ahead(const struct htbx_core_node *c, int prio)
 {
-	u64 v = (u64)atomic64_read(&c->parent->sh->xsent[prio]);
-	u64 f = htbx_xfactor(c, prio, false), lead = htbx_xlead(c);
+	u64 v = (u64)atomic64_read(&c->parent->bucket->borrow_sent[prio]);
+	u64 f = htbx_borrow_factor(c, prio, false), lead = htbx_borrow_lead(c);
 
-	if ((s64)(atomic64_read(&c->sh->xfin[prio]) - v) >
+	if ((s64)(atomic64_read(&c->bucket->borrow_vtime[prio]) - v) >
 	    (s64)((lead * f) >> 17))
 		return true;
 	if (c->level)
 		return false;
-	f = htbx_xfactor(c, prio, true);
-	return (s64)(c->xfin - v) > (s64)((lead * f) >> 17);
+	f = htbx_borrow_factor(c, prio, true);
+	return (s64)(c->borrow_vtime - v) > (s64)((lead * f) >> 17);
 }
 
 /**
  * htbx_share_charge - the charge of one packet to a node, on the buckets
- * @c: the node (c->sh set): the leaf that sent, or one of its ancestors
+ * @c: the node (c->bucket set): the leaf that sent, or one of its ancestors
  * @level: the level of the row the packet was sent from
  * @prio: the prio it was sent at
  * @len: its length, bytes (htbx_pkt_len)
@@ -333,8 +343,8 @@ static bool htbx_xahead(const struct htbx_core_node *c, int prio)
  *
  * htbx_charge's step for a node whose tokens are its class's: the rate
  * bucket at and above the serving level, the ceil bucket on every level,
- * and the virtual times (htbx_vtime, htbx_xtime). Leaves the node's
- * tokens as the buckets have them; its mode is the caller's.
+ * and the virtual times (htbx_rate_advance, htbx_borrow_advance). Leaves
+ * the node's tokens as the buckets have them; its mode is the caller's.
  */
 void htbx_share_charge(struct htbx_core_node *c, int level, int prio, u32 len,
 		       u64 wire, u64 now)
@@ -343,18 +353,18 @@ void htbx_share_charge(struct htbx_core_node *c, int level, int prio, u32 len,
 		if (c->level == level)
 			c->lends++;
 		if (!c->level)	/* so level is 0: on its own rate */
-			htbx_vtime(c, wire);
-		c->tokens = htbx_bucket_charge(&c->sh->rate, now, c->buffer,
+			htbx_rate_advance(c, wire);
+		c->tokens = htbx_bucket_charge(&c->bucket->rate, now, c->buffer,
 					       htbx_xmit_ns_r(c->cfg.rate,
 							      c->rate_recip,
 							      wire,
 							      &c->rate_rem));
 	} else {
 		c->borrows++;
-		htbx_xtime(c, prio, len);
-		c->tokens = htbx_bucket_toks(&c->sh->rate, now, c->buffer);
+		htbx_borrow_advance(c, prio, len);
+		c->tokens = htbx_bucket_toks(&c->bucket->rate, now, c->buffer);
 	}
-	c->ctokens = htbx_bucket_charge(&c->sh->ceil, now, c->cbuffer,
+	c->ctokens = htbx_bucket_charge(&c->bucket->ceil, now, c->cbuffer,
 					htbx_xmit_ns_r(c->cfg.ceil,
 						       c->ceil_recip, wire,
 						       &c->ceil_rem));
@@ -385,10 +395,10 @@ static bool htbx_short(const struct htbx_core_node *x, u64 now, u64 *at)
  * 0: the row member, because another queue has children of x borrowing
  * at a lower prio (single-queue HTB would serve those first; x above
  * level 0), or x is a leaf whose node on this queue is ahead of its
- * nodes on the others (htbx_vtime: the copies of one leaf share its
- * rate); i > 0: path[i], which took more than its part of its parent's
- * excess (htbx_xtime: the parent's excess goes by quantum across
- * queues); -1: nobody.
+ * nodes on the others (htbx_rate_advance: the copies of one leaf share
+ * its rate); i > 0: path[i], which took more than its share of its
+ * parent's excess (htbx_borrowed_ahead: the parent's excess goes by
+ * quantum across queues); -1: nobody.
  */
 static int htbx_yield(struct htbx_core_node **path, int depth, int prio)
 {
@@ -396,23 +406,25 @@ static int htbx_yield(struct htbx_core_node **path, int depth, int prio)
 	int p, n, i;
 
 	for (p = 0; p < prio && x->level; p++)
-		if (atomic_read(&x->sh->demand[p]) >
+		if (atomic_read(&x->bucket->demand[p]) >
 		    !!(x->published & BIT(p)))
 			return 0;
 	if (!x->level) {
-		n = atomic_read(&x->sh->nactive);
-		return n > 1 && x->vfin > (u64)atomic64_read(&x->sh->vsent) +
-					  (u64)n * HTBX_VLEAD / 2 ? 0 : -1;
+		n = atomic_read(&x->bucket->nactive);
+		return n > 1 &&
+		       x->rate_vtime >
+		       (u64)atomic64_read(&x->bucket->rate_sent) +
+		       (u64)n * HTBX_VLEAD / 2 ? 0 : -1;
 	}
 	for (i = 1; i < depth; i++)
-		if (htbx_xahead(path[i], prio))
+		if (htbx_borrowed_ahead(path[i], prio))
 			return i;
 	return -1;
 }
 
 /**
  * htbx_share_yield - who on a path lets the other queues go first
- * @path: the row member first, down the feeds to a leaf (path[0]->sh set)
+ * @path: the row member first, down the feeds to a leaf (path[0]->bucket set)
  * @depth: its length
  * @prio: the prio it is served at
  * @now: the time, ns

@@ -3,23 +3,24 @@
  * The sharing of one class tree across TX queues, the core's side of mq
  * mode: shared buckets, published prios and quantum across queues
  * (design/multiqueue.md). htbx_core.c calls it where a node of a class
- * whose tokens are shared (cl->sh set) acts; a single-queue class never
- * gets here, and the core tests cl->sh first, inline.
+ * whose tokens are shared (cl->bucket set) acts; a single-queue class
+ * never gets here, and the core tests cl->bucket first, inline.
  *
  * In mq mode each TX queue has its own htbx_core_queue, under its own
- * lock; a class has a node in each, all pointing at one htbx_bucket. Only the
- * bucket words are shared between queues, and only through atomics.
+ * lock; a class has a node in each, all pointing at one htbx_bucket. Only
+ * the bucket words are shared between queues, and only through atomics.
  * An inner class's node publishes the prios its children borrow at; a
  * queue lends the class's excess at prio p only while no other queue
  * asks at a lower prio, or while the class has more than half its burst
  * unspent (the lower prio is not taking it), and polls otherwise
  * (design/multiqueue.md, "Published prios"). The same half-burst rule
  * keeps the queues of one class fair: a queue whose node sent more than
- * its part of the class's bytes (vsent / nactive) waits while the class
- * is short of tokens; and it shares a parent's excess by quantum across
- * queues: a child that borrowed more than its quantum's part of what the
- * parent lent at that prio on all queues (xsent, xw) waits while the
- * lender is short ("Quantum across queues").
+ * its share of the class's bytes (rate_sent / nactive) waits while the
+ * class is short of tokens; and it shares a parent's excess by quantum
+ * across queues: a child that borrowed more than its quantum's share of
+ * what the parent lent at that prio on all queues (borrow_sent,
+ * borrow_quanta) waits while the lender is short ("Quantum across
+ * queues").
  *
  * The interface. All calls are made under the lock of the queue whose
  * node cl is (the queue's qdisc lock in the kernel); nothing else of a
@@ -27,7 +28,7 @@
  * In mq mode every node of a queue's tree has a bucket, none otherwise,
  * so that the core tests one node for a whole path.
  *
- * Called by the core (htbx_core.c), only for a node with cl->sh set:
+ * Called by the core (htbx_core.c), only for a node with cl->bucket set:
  *   htbx_share_sync(cl, now)	the node's tokens and t_c as the buckets
  *				have them at now (before its mode is
  *				judged: the other queues may have spent)
@@ -37,8 +38,8 @@
  *				it
  *   htbx_share_feed(cl, mask, in)  the node joins (in) or leaves its
  *				parent's feeds at the prios of mask: the
- *				parent's xw counts the class's quantum while
- *				any of its nodes is in
+ *				parent's borrow_quanta counts the class's
+ *				quantum while any of its nodes is in
  *   htbx_share_rest(cl)	the node, at rest (prio_activity 0), is
  *				counted nowhere
  *   htbx_share_change(cl, quantum, now)  before a new configuration: sync,
@@ -60,7 +61,7 @@
  *
  * Called by the glue (sch_htbx_main.c; tests/unit for the harness), with
  * every queue's lock held, when it gives the nodes of a class a bucket
- * (cl->sh = b on each, after htbx_node_setup) or a class becomes a leaf
+ * (cl->bucket = b on each, after htbx_node_setup) or a class becomes a leaf
  * again:
  *   htbx_bucket_fill(b, cl, now)	full buckets for cl's configuration
  */
@@ -90,28 +91,34 @@ struct htbx_bucket {
 	atomic_t		demand[HTBX_CORE_NUMPRIO];
 	/*
 	 * Fairness among the queues of one leaf class: how many of its
-	 * nodes are active, and the bytes it sent on its own rate on all
-	 * queues ("virtual time"; a node's vfin runs nactive times faster
-	 * while it sends, so a node ahead of the others is ahead of this).
+	 * nodes are active (nactive), and the bytes it sent on its own rate
+	 * on all queues (rate_sent, the class's virtual time; a node's
+	 * rate_vtime runs nactive times faster while it sends, so a node
+	 * ahead of the others is ahead of this).
 	 */
 	atomic_t		nactive;
-	atomic64_t		vsent;
+	atomic64_t		rate_sent;
 	/*
 	 * Quantum across queues: the parent's excess is shared by its
 	 * children's quanta, whatever queues they borrow on. For each prio:
 	 * how many of this class's nodes sit in their parent's feed
 	 * (infeed), and for an inner class the quanta of its children that
-	 * have a node in one of its feeds (xw, each child counted once, with
-	 * the quantum it had when it was counted: "quantum", changed only
-	 * with every queue's lock held) and the bytes they borrowed through
-	 * it on all queues (xsent: the feed's virtual time, as vsent).
+	 * have a node in one of its feeds (borrow_quanta, each child counted
+	 * once, with the quantum it had when it was counted: "quantum",
+	 * changed only with every queue's lock held) and the bytes they
+	 * borrowed through it on all queues (borrow_sent: the feed's
+	 * virtual time, as rate_sent is the class's own).
 	 */
 	u32			quantum;
 	atomic_t		infeed[HTBX_CORE_NUMPRIO];
-	atomic64_t		xw[HTBX_CORE_NUMPRIO];
-	atomic64_t		xsent[HTBX_CORE_NUMPRIO];
-	/* the class's own virtual time in its parent's feeds (all queues) */
-	atomic64_t		xfin[HTBX_CORE_NUMPRIO];
+	atomic64_t		borrow_quanta[HTBX_CORE_NUMPRIO];
+	atomic64_t		borrow_sent[HTBX_CORE_NUMPRIO];
+	/*
+	 * the class's own virtual time in its parent's feeds (all queues),
+	 * ahead of the parent's borrow_sent when it borrowed more than its
+	 * quantum's share (htbx_borrow_advance)
+	 */
+	atomic64_t		borrow_vtime[HTBX_CORE_NUMPRIO];
 };
 
 void htbx_share_sync(struct htbx_core_node *cl, u64 now);

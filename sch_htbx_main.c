@@ -1165,7 +1165,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 		htbx_node_setup(&p->core, &cfg);
 		if (q->mq) {
 			p->queue = t;
-			p->core.sh = cl->bucket;
+			p->core.bucket = cl->bucket;
 		}
 		htbx_core_add(&t->core, &p->core,
 			      parent ? &htbx_node_at(parent, i)->core : NULL,

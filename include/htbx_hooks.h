@@ -64,11 +64,11 @@ static inline void htbx_node_sent(struct htbx_core_node *c, u32 len, u32 segs)
 	struct htbx_node *p = htbx_node_of(c);
 
 	/*
-	 * mq (a node with shared buckets): the class's per-CPU count. c->sh,
-	 * not p->cpu_bstats: the charge has just read it (deep8 lost 0.7 %
-	 * of its pps to the other load)
+	 * mq (a node with shared buckets): the class's per-CPU count.
+	 * c->bucket, not p->cpu_bstats: the charge has just read it (deep8
+	 * lost 0.7 % of its pps to the other load)
 	 */
-	if (unlikely(c->sh))
+	if (unlikely(c->bucket))
 		htbx_bstats_cpu_update(p->cpu_bstats, len, segs);
 	else
 		_bstats_update(&p->bstats, len, segs);

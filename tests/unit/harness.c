@@ -184,7 +184,7 @@ const char *core_check(const struct htbx_core_queue *q, struct tcls **ts,
 		    !ts[i]->nonwc && !ts[i]->reenter)
 			return "backlogged leaf inactive";
 		if (!c->level && c->prio_activity && !ts[i]->qlen &&
-		    c->sh && !ts[i]->nonwc)
+		    c->bucket && !ts[i]->nonwc)
 			return "mq: empty leaf active";
 		for (prio = 0; prio < HTBX_CORE_NUMPRIO; prio++) {
 			bool act = c->prio_activity & BIT(prio);
@@ -210,7 +210,7 @@ const char *core_check(const struct htbx_core_queue *q, struct tcls **ts,
 	/* a deleted class must not stay there (its memory is gone) */
 	for (i = 0; ts && q->lazy && i < n && &ts[i]->cl != q->lazy; i++)
 		;
-	if (ts && q->lazy && (i == n || q->lazy->level || q->lazy->sh))
+	if (ts && q->lazy && (i == n || q->lazy->level || q->lazy->bucket))
 		return "lazy: not a known single-queue leaf";
 	return NULL;
 }

@@ -29,7 +29,7 @@ static void mq_add(struct mqtree *m, int nq, int k, int pk,
 	for (i = 0; i < nq; i++) {
 		tc_add(&m->s[i], &m->t[i][k], pk < 0 ? NULL : &m->t[i][pk],
 		       cfg, len);
-		m->t[i][k].cl.sh = &m->b[k];
+		m->t[i][k].cl.bucket = &m->b[k];
 	}
 	htbx_bucket_fill(&m->b[k], &m->t[0][k].cl, m->s[0].now);
 	if (k >= m->n)
@@ -105,7 +105,7 @@ static const char *mq_check(struct mqtree *m, int nq)
 /*
  * What the shared buckets count, recounted from the nodes: each class's
  * infeed is the number of its nodes in a feed at that prio, and a
- * parent's xw the quanta of its children counted there.
+ * parent's borrow_quanta the quanta of its children counted there.
  */
 static const char *mq_counts(struct mqtree *m, int nq)
 {
@@ -122,12 +122,13 @@ static const char *mq_counts(struct mqtree *m, int nq)
 				    atomic_read(&m->b[j].infeed[pr]))
 					w += m->b[j].quantum;
 			if (n == atomic_read(&m->b[k].infeed[pr]) &&
-			    w == atomic64_read(&m->b[k].xw[pr]))
+			    w == atomic64_read(&m->b[k].borrow_quanta[pr]))
 				continue;
 			snprintf(why, sizeof(why),
 				 "class %d prio %d: infeed %d (nodes %d), weight %lld (children %lld)",
 				 k, pr, atomic_read(&m->b[k].infeed[pr]), n,
-				 (long long)atomic64_read(&m->b[k].xw[pr]),
+				 (long long)atomic64_read(
+					 &m->b[k].borrow_quanta[pr]),
 				 (long long)w);
 			return why;
 		}
@@ -175,7 +176,7 @@ static bool t_mq_ceil(char *msg, size_t sz)
 			    r / 125000, e ?: "");
 			return false;
 		}
-		/* the queues share the class fairly (htbx_vtime) */
+		/* the queues share the class fairly (htbx_rate_advance) */
 		for (i = 0; i < nq; i++) {
 			q = win_rate(&m.s[i], &m.t[i][0]);
 			if (!near(q, r / nq, 0.02)) {
@@ -389,7 +390,7 @@ static bool t_mq_deep(char *msg, size_t sz)
 			mq_add(&m, nq, k, par[k], &c[k], k >= 2 ? 1000 : 0);
 		for (i = 0; i < nq && !mode; i++)
 			for (k = 0; k < 5; k++)
-				m.t[i][k].cl.sh = NULL;
+				m.t[i][k].cl.bucket = NULL;
 		for (i = 0; i < nq; i++)
 			for (k = 2; k < 5; k++)
 				if (!mode || (on[k] & BIT(i)))

@@ -125,7 +125,7 @@ static void node_add(int i, int k, const struct htbx_cfg *cfg, u64 now)
 	t->len = (u32)k;
 	t->pattern = pkt_pattern;
 	htbx_node_setup(&t->cl, cfg);
-	t->cl.sh = &b[k];
+	t->cl.bucket = &b[k];
 	htbx_core_add(&q->s.q, &t->cl, par[k] < 0 ? NULL : &q->t[par[k]].cl,
 		      now);
 }
@@ -374,7 +374,7 @@ static void *config_thread(void *arg)
 /*
  * The buckets' counts, recounted from the nodes (every thread joined):
  * nactive (leaves' active nodes), demand (inner nodes' published prios),
- * infeed (nodes in a parent's feed) and xw (quanta of the children
+ * infeed (nodes in a parent's feed) and borrow_quanta (quanta of the children
  * counted in a feed). @zero: and all of them 0.
  */
 static const char *counts(bool zero)
@@ -404,14 +404,15 @@ static const char *counts(bool zero)
 					w += b[j].quantum;
 			if (n == atomic_read(&b[k].infeed[pr]) &&
 			    want == atomic_read(&b[k].demand[pr]) &&
-			    w == atomic64_read(&b[k].xw[pr]) &&
+			    w == atomic64_read(&b[k].borrow_quanta[pr]) &&
 			    (!zero || !(n | want | w)))
 				continue;
 			snprintf(why, sizeof(why),
-				 "class %d prio %d: infeed %d (nodes %d), demand %d (nodes %d), xw %lld (children %lld)",
+				 "class %d prio %d: infeed %d (nodes %d), demand %d (nodes %d), borrow_quanta %lld (children %lld)",
 				 k, pr, atomic_read(&b[k].infeed[pr]), n,
 				 atomic_read(&b[k].demand[pr]), want,
-				 (long long)atomic64_read(&b[k].xw[pr]),
+				 (long long)atomic64_read(
+					 &b[k].borrow_quanta[pr]),
 				 (long long)w);
 			return why;
 		}
