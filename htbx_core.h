@@ -8,6 +8,18 @@
  * Nothing in the core sleeps, allocates, or reads a clock: every entry point
  * takes the current time "now" in nanoseconds from the caller. All entry
  * points run under the qdisc tree lock (or single-threaded in the harness).
+ *
+ * Glossary: one noun per concept, in code, comments and design notes.
+ *   class	a class of the tree, what tc names by classid (htbx_class)
+ *   node	a class on one queue: one per class, in mq mode one per TX
+ *		queue (glue: htbx_node, holding the core's htbx_core_node)
+ *   queue	a TX queue and what schedules it (glue: htbx_queue, holding
+ *		the core's htbx_core_queue); in mq mode each is the private
+ *		data of a qdisc of its own, the queue's qdisc
+ *   bucket	a class's rate and ceil tokens, shared by its nodes across
+ *		queues in mq mode (htbx_bucket, htbx_share.h)
+ *   leaf	a leaf class's qdisc; a copy: its twin on queues 1 .. N-1
+ * (htbx_pq_node and ring_node are links of the event queue and the rings.)
  */
 #ifndef _HTBX_CORE_H
 #define _HTBX_CORE_H
@@ -73,6 +85,7 @@ struct htbx_pq_node {
 	u64			key;	/* ns when the class may change mode */
 };
 
+/* A node: a class on one queue, as the core schedules it. */
 struct htbx_core_node {
 	/*
 	 * Ordered by use. The first 160 bytes are what the charge reads and
@@ -127,6 +140,7 @@ struct htbx_core_node {
 	u64			overlimits;	/* transitions into CANT_SEND */
 };
 
+/* A queue, as the core schedules it: its rows and event queue. */
 struct htbx_core_queue {
 	struct htbx_ring	row[HTBX_CORE_MAXDEPTH][HTBX_CORE_NUMPRIO];
 	u8			row_mask[HTBX_CORE_MAXDEPTH];	/* prios with members */

@@ -51,7 +51,7 @@
 # (ceil 1 %, shares 2 %), and pktgen offers 2.5 x the tree's ceiling at a
 # steady pace (a flood would cost icount time and prove nothing more).
 # suite-mq-smp.sh runs the same on plain TCG with -smp 2 and a pktgen
-# thread per vCPU flooding every queue (shards on both CPUs at once),
+# thread per vCPU flooding every queue (queues' qdiscs on both CPUs at once),
 # plus the fuzz; there a host that deschedules the guest for longer than
 # a bucket's burst loses the guest tokens, so its bounds are 10 % below
 # and 1 % above (a shaper must never pass more). A window in which the
