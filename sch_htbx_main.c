@@ -84,7 +84,6 @@
 struct htbx_attr_text {
 	const char	*range;		/* value out of range */
 	const char	*len;		/* attribute of the wrong length */
-	const char	*obj;		/* given to the wrong object */
 	u8		size;		/* the right length */
 };
 
@@ -92,121 +91,101 @@ static const struct htbx_attr_text htbx_attr_text[TCA_HTBX_MAX + 1] = {
 	[TCA_HTBX_PAD] = {
 		.range	= "invalid pad: not an option",
 		.len	= "invalid pad: attribute length must be 0 bytes",
-		.obj	= "pad is a qdisc option, not a class option",
 		.size	= 0,
 	},
 	[TCA_HTBX_DEFCLS] = {
 		.range	= "invalid default: u32, its low 16 bits the class minor",
 		.len	= "invalid default: attribute length must be 4 bytes",
-		.obj	= "default is a qdisc option, not a class option",
 		.size	= 4,
 	},
 	[TCA_HTBX_R2Q] = {
 		.range	= "invalid r2q: u32 (0 and 2^31 and more count as 1)",
 		.len	= "invalid r2q: attribute length must be 4 bytes",
-		.obj	= "r2q is a qdisc option, not a class option",
 		.size	= 4,
 	},
 	[TCA_HTBX_DIRECT_QLEN] = {
 		.range	= "invalid direct_qlen: u32 packets",
 		.len	= "invalid direct_qlen: attribute length must be 4 bytes",
-		.obj	= "direct_qlen is a qdisc option, not a class option",
 		.size	= 4,
 	},
 	[TCA_HTBX_OFFLOAD] = {
 		.range	= "invalid offload: not supported",
 		.len	= "invalid offload: attribute length must be 0 bytes",
-		.obj	= "offload is a qdisc option, not a class option",
 		.size	= 0,
 	},
 	[TCA_HTBX_DIRECT_PKTS] = {
 		.range	= "invalid direct_packets_stat: read-only",
 		.len	= "invalid direct_packets_stat: attribute length must be 8 bytes",
-		.obj	= "direct_packets_stat is a qdisc option, not a class option",
 		.size	= 8,
 	},
 	[TCA_HTBX_VERSION] = {
 		.range	= "invalid version: read-only",
 		.len	= "invalid version: attribute length must be 4 bytes",
-		.obj	= "version is a qdisc option, not a class option",
 		.size	= 4,
 	},
 	[TCA_HTBX_RATE] = {
 		.range	= "invalid rate: u64 bytes/s, at least 1 (above 10^12 counts as 10^12)",
 		.len	= "invalid rate: attribute length must be 8 bytes",
-		.obj	= "rate is a class option, not a qdisc option",
 		.size	= 8,
 	},
 	[TCA_HTBX_CEIL] = {
 		.range	= "invalid ceil: u64 bytes/s, 0 (rate) or more",
 		.len	= "invalid ceil: attribute length must be 8 bytes",
-		.obj	= "ceil is a class option, not a qdisc option",
 		.size	= 8,
 	},
 	[TCA_HTBX_BURST] = {
 		.range	= "invalid burst: u32 bytes, 0 (auto)..4294967295",
 		.len	= "invalid burst: attribute length must be 4 bytes",
-		.obj	= "burst is a class option, not a qdisc option",
 		.size	= 4,
 	},
 	[TCA_HTBX_CBURST] = {
 		.range	= "invalid cburst: u32 bytes, 0 (auto)..4294967295",
 		.len	= "invalid cburst: attribute length must be 4 bytes",
-		.obj	= "cburst is a class option, not a qdisc option",
 		.size	= 4,
 	},
 	[TCA_HTBX_PRIO] = {
 		.range	= "invalid prio: u32, 0..7 (more counts as 7)",
 		.len	= "invalid prio: attribute length must be 4 bytes",
-		.obj	= "prio is a class option, not a qdisc option",
 		.size	= 4,
 	},
 	[TCA_HTBX_QUANTUM] = {
 		.range	= "invalid quantum: u32 bytes, 0 (rate/r2q)..4294967295",
 		.len	= "invalid quantum: attribute length must be 4 bytes",
-		.obj	= "quantum is a class option, not a qdisc option",
 		.size	= 4,
 	},
 	[TCA_HTBX_MTU] = {
 		.range	= "invalid mtu: u32 bytes, 0 (1600) or more",
 		.len	= "invalid mtu: attribute length must be 4 bytes",
-		.obj	= "mtu is a class option, not a qdisc option",
 		.size	= 4,
 	},
 	[TCA_HTBX_MPU] = {
 		.range	= "invalid mpu: u32 bytes, 0..65536",
 		.len	= "invalid mpu: attribute length must be 4 bytes",
-		.obj	= "mpu is a class option, not a qdisc option",
 		.size	= 4,
 	},
 	[TCA_HTBX_OVERHEAD] = {
 		.range	= "invalid overhead: s32 bytes, -64..65535",
 		.len	= "invalid overhead: attribute length must be 4 bytes",
-		.obj	= "overhead is a class option, not a qdisc option",
 		.size	= 4,
 	},
 	[TCA_HTBX_LINKLAYER] = {
 		.range	= "invalid linklayer: u8, 0 (ethernet) or 1 (atm)",
 		.len	= "invalid linklayer: attribute length must be 1 bytes",
-		.obj	= "linklayer is a class option, not a qdisc option",
 		.size	= 1,
 	},
 	[TCA_HTBX_LEVEL] = {
 		.range	= "invalid level: read-only",
 		.len	= "invalid level: attribute length must be 4 bytes",
-		.obj	= "level is a class option, not a qdisc option",
 		.size	= 4,
 	},
 	[TCA_HTBX_BUDGET_HITS] = {
 		.range	= "invalid budget_hits: read-only",
 		.len	= "invalid budget_hits: attribute length must be 8 bytes",
-		.obj	= "budget_hits is a qdisc option, not a class option",
 		.size	= 8,
 	},
 	[TCA_HTBX_MQ] = {
 		.range	= "invalid mq: a flag",
 		.len	= "invalid mq: attribute length must be 0 bytes",
-		.obj	= "mq is a qdisc option, not a class option",
 		.size	= 0,
 	},
 };
@@ -220,13 +199,6 @@ static void htbx_set_err(struct netlink_ext_ack *extack,
 	extack->_msg = msg;
 	extack->bad_attr = attr;
 	extack->policy = NULL;	/* as every kernel's NL_SET_ERR_MSG_ATTR */
-}
-
-/* @attr is an attribute of the other object: the qdisc's on a class or v.v. */
-static void htbx_err_wrong_obj(struct netlink_ext_ack *extack,
-			       const struct nlattr *attr)
-{
-	htbx_set_err(extack, attr, htbx_attr_text[nla_type(attr)].obj);
 }
 
 /*
@@ -250,15 +222,46 @@ static struct netlink_range_validation_signed htbx_overhead_range = {
 /* TCA_HTBX_MAX must match the "known" range of htbx_parse's message */
 static_assert(TCA_HTBX_MAX == 20);
 
-static const struct nla_policy htbx_policy[TCA_HTBX_MAX + 1] = {
+/* The other object's option: rejected by the policy, naming the object. */
+#define HTBX_QDISC_ONLY(name)						\
+	{ .type = NLA_REJECT,						\
+	  .reject_message = name " is a qdisc option, not a class option" }
+#define HTBX_CLASS_ONLY(name)						\
+	{ .type = NLA_REJECT,						\
+	  .reject_message = name " is a class option, not a qdisc option" }
+/* Dumped, never taken: rejected by both policies. */
+#define HTBX_READ_ONLY(name)						\
+	{ .type = NLA_REJECT, .reject_message = "invalid " name ": read-only" }
+
+static const struct nla_policy htbx_qdisc_policy[TCA_HTBX_MAX + 1] = {
 	[TCA_HTBX_DEFCLS]	= { .type = NLA_U32 },
 	[TCA_HTBX_R2Q]		= { .type = NLA_U32 },
 	[TCA_HTBX_DIRECT_QLEN]	= { .type = NLA_U32 },
 	[TCA_HTBX_OFFLOAD]	= { .type = NLA_FLAG },
-	[TCA_HTBX_DIRECT_PKTS]	= { .type = NLA_REJECT,
-				    .reject_message = "direct_packets_stat is read-only" },
-	[TCA_HTBX_VERSION]	= { .type = NLA_REJECT,
-				    .reject_message = "version is read-only" },
+	[TCA_HTBX_DIRECT_PKTS]	= HTBX_READ_ONLY("direct_packets_stat"),
+	[TCA_HTBX_VERSION]	= HTBX_READ_ONLY("version"),
+	[TCA_HTBX_RATE]		= HTBX_CLASS_ONLY("rate"),
+	[TCA_HTBX_CEIL]		= HTBX_CLASS_ONLY("ceil"),
+	[TCA_HTBX_BURST]	= HTBX_CLASS_ONLY("burst"),
+	[TCA_HTBX_CBURST]	= HTBX_CLASS_ONLY("cburst"),
+	[TCA_HTBX_PRIO]		= HTBX_CLASS_ONLY("prio"),
+	[TCA_HTBX_QUANTUM]	= HTBX_CLASS_ONLY("quantum"),
+	[TCA_HTBX_MTU]		= HTBX_CLASS_ONLY("mtu"),
+	[TCA_HTBX_MPU]		= HTBX_CLASS_ONLY("mpu"),
+	[TCA_HTBX_OVERHEAD]	= HTBX_CLASS_ONLY("overhead"),
+	[TCA_HTBX_LINKLAYER]	= HTBX_CLASS_ONLY("linklayer"),
+	[TCA_HTBX_LEVEL]	= HTBX_READ_ONLY("level"),
+	[TCA_HTBX_MQ]		= { .type = NLA_FLAG },
+	[TCA_HTBX_BUDGET_HITS]	= HTBX_READ_ONLY("budget_hits"),
+};
+
+static const struct nla_policy htbx_class_policy[TCA_HTBX_MAX + 1] = {
+	[TCA_HTBX_DEFCLS]	= HTBX_QDISC_ONLY("default"),
+	[TCA_HTBX_R2Q]		= HTBX_QDISC_ONLY("r2q"),
+	[TCA_HTBX_DIRECT_QLEN]	= HTBX_QDISC_ONLY("direct_qlen"),
+	[TCA_HTBX_OFFLOAD]	= HTBX_QDISC_ONLY("offload"),
+	[TCA_HTBX_DIRECT_PKTS]	= HTBX_READ_ONLY("direct_packets_stat"),
+	[TCA_HTBX_VERSION]	= HTBX_READ_ONLY("version"),
 	[TCA_HTBX_RATE]		= NLA_POLICY_FULL_RANGE(NLA_U64, &htbx_rate_range),
 	[TCA_HTBX_CEIL]		= { .type = NLA_U64 },
 	[TCA_HTBX_BURST]	= { .type = NLA_U32 },
@@ -270,32 +273,35 @@ static const struct nla_policy htbx_policy[TCA_HTBX_MAX + 1] = {
 	[TCA_HTBX_OVERHEAD]	= NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32,
 							       &htbx_overhead_range),
 	[TCA_HTBX_LINKLAYER]	= NLA_POLICY_MAX(NLA_U8, HTBX_LINKLAYER_MAX),
-	[TCA_HTBX_LEVEL]	= { .type = NLA_REJECT,
-				    .reject_message = "level is read-only" },
-	[TCA_HTBX_MQ]		= { .type = NLA_FLAG },
-	[TCA_HTBX_BUDGET_HITS]	= { .type = NLA_REJECT,
-				    .reject_message = "budget_hits is read-only" },
+	[TCA_HTBX_LEVEL]	= HTBX_READ_ONLY("level"),
+	[TCA_HTBX_MQ]		= HTBX_QDISC_ONLY("mq"),
+	[TCA_HTBX_BUDGET_HITS]	= HTBX_READ_ONLY("budget_hits"),
 };
 
 /**
- * htbx_parse - strictly parse htbx options against htbx_policy
+ * htbx_parse - strictly parse htbx options against a policy
  * @opt: the TCA_OPTIONS attribute
  * @tb: result
+ * @policy: htbx_qdisc_policy or htbx_class_policy
  * @extack: on failure, names the attribute and its valid range
  *
  * Strict: unknown attributes, trailing bytes and wrong lengths are errors.
- * The nest flag is not required (older tc does not set it).
+ * The nest flag is not required (older tc does not set it). An attribute
+ * the policy rejects (the other object's, or a read-only one) keeps the
+ * policy's message.
  *
  * Return: 0, or a negative errno with @extack set.
  */
 static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
+		      const struct nla_policy *policy,
 		      struct netlink_ext_ack *extack)
 {
+	const struct nla_policy *own;
 	const struct nlattr *bad;
 	int err, type;
 
 	err = __nla_parse(tb, TCA_HTBX_MAX, nla_data(opt), nla_len(opt),
-			  htbx_policy, NL_VALIDATE_STRICT, extack);
+			  policy, NL_VALIDATE_STRICT, extack);
 	if (!err || !extack)
 		return err;
 
@@ -307,11 +313,18 @@ static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
 		return err;
 	}
 	type = nla_type(bad);
-	if (type < TCA_HTBX_PAD || type > TCA_HTBX_MAX)
+	if (type < TCA_HTBX_PAD || type > TCA_HTBX_MAX) {
 		htbx_set_err(extack, bad, "unknown htbx attribute (known: 2..20)");
-	else if (nla_len(bad) != htbx_attr_text[type].size &&
-		 htbx_policy[type].type != NLA_REJECT &&
-		 htbx_policy[type].type != NLA_UNSPEC)
+		return err;
+	}
+	if (policy[type].type == NLA_REJECT &&
+	    extack->_msg == policy[type].reject_message)
+		return err;
+	/* the policy of the object @type belongs to */
+	own = htbx_qdisc_policy[type].type == NLA_REJECT ? htbx_class_policy :
+							    htbx_qdisc_policy;
+	if (nla_len(bad) != htbx_attr_text[type].size &&
+	    own[type].type != NLA_REJECT && own[type].type != NLA_UNSPEC)
 		htbx_set_err(extack, bad, htbx_attr_text[type].len);
 	else
 		htbx_set_err(extack, bad, htbx_attr_text[type].range);
@@ -924,11 +937,11 @@ static struct Qdisc **htbx_new_leaves(struct Qdisc *sch, u32 classid,
 	return leaves;
 }
 
-/* Class options: parsed, and none of the qdisc's. */
+/* Class options: parsed, and none of the qdisc's (the policy rejects them). */
 static int htbx_class_opts(struct nlattr *opt, struct nlattr **tb,
 			   bool create, struct netlink_ext_ack *extack)
 {
-	int err, i;
+	int err;
 
 	if (!opt) {
 		if (create)
@@ -937,19 +950,9 @@ static int htbx_class_opts(struct nlattr *opt, struct nlattr **tb,
 			NL_SET_ERR_MSG_MOD(extack, "no htbx class options: nothing to change");
 		return -EINVAL;
 	}
-	err = htbx_parse(opt, tb, extack);
+	err = htbx_parse(opt, tb, htbx_class_policy, extack);
 	if (err < 0)
 		return err;
-	for (i = TCA_HTBX_DEFCLS; i <= TCA_HTBX_VERSION; i++) {
-		if (tb[i]) {
-			htbx_err_wrong_obj(extack, tb[i]);
-			return -EINVAL;
-		}
-	}
-	if (tb[TCA_HTBX_MQ]) {
-		htbx_err_wrong_obj(extack, tb[TCA_HTBX_MQ]);
-		return -EINVAL;
-	}
 	if (create && !tb[TCA_HTBX_RATE]) {
 		NL_SET_ERR_MSG_MOD(extack, "rate is required: u64 bytes/s, 1..1000000000000");
 		return -EINVAL;
@@ -1566,19 +1569,13 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 
 	if (!opt)
 		return 0;
-	err = htbx_parse(opt, tb, extack);
+	err = htbx_parse(opt, tb, htbx_qdisc_policy, extack);
 	if (err < 0)
 		return err;
 	if (tb[TCA_HTBX_OFFLOAD]) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_HTBX_OFFLOAD],
 				    "offload is not supported by htbx (use htb offload)");
 		return -EOPNOTSUPP;
-	}
-	for (i = TCA_HTBX_RATE; i <= TCA_HTBX_LEVEL; i++) {
-		if (tb[i]) {
-			htbx_err_wrong_obj(extack, tb[i]);
-			return -EINVAL;
-		}
 	}
 	if (tb[TCA_HTBX_DEFCLS]) {
 		/* any u32, as htb: the default class is TC_H_MIN() of it */
@@ -1669,7 +1666,7 @@ static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 
 	if (opt) {
-		err = htbx_parse(opt, tb, extack);
+		err = htbx_parse(opt, tb, htbx_qdisc_policy, extack);
 		if (err < 0)
 			return err;
 		if (tb[TCA_HTBX_MQ]) {
