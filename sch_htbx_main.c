@@ -73,133 +73,7 @@
 /* The direct queue, as a classification result. */
 #define HTBX_DIRECT	((struct htbx_class *)-1L)
 
-/* ---- attribute names and ranges for the error messages ---- */
-
-/*
- * Every message about one attribute, as constant strings. Constant, not
- * formatted: before 6.3 an extack can only point at a message, and
- * netlink_ack() reads it after RTNL is dropped, so a text formatted into a
- * shared buffer could be another request's by then.
- */
-struct htbx_attr_text {
-	const char	*range;		/* value out of range */
-	const char	*len;		/* attribute of the wrong length */
-	u8		size;		/* the right length */
-};
-
-static const struct htbx_attr_text htbx_attr_text[TCA_HTBX_MAX + 1] = {
-	[TCA_HTBX_PAD] = {
-		.range	= "invalid pad: not an option",
-		.len	= "invalid pad: attribute length must be 0 bytes",
-		.size	= 0,
-	},
-	[TCA_HTBX_DEFCLS] = {
-		.range	= "invalid default: u32, its low 16 bits the class minor",
-		.len	= "invalid default: attribute length must be 4 bytes",
-		.size	= 4,
-	},
-	[TCA_HTBX_R2Q] = {
-		.range	= "invalid r2q: u32 (0 and 2^31 and more count as 1)",
-		.len	= "invalid r2q: attribute length must be 4 bytes",
-		.size	= 4,
-	},
-	[TCA_HTBX_DIRECT_QLEN] = {
-		.range	= "invalid direct_qlen: u32 packets",
-		.len	= "invalid direct_qlen: attribute length must be 4 bytes",
-		.size	= 4,
-	},
-	[TCA_HTBX_OFFLOAD] = {
-		.range	= "invalid offload: not supported",
-		.len	= "invalid offload: attribute length must be 0 bytes",
-		.size	= 0,
-	},
-	[TCA_HTBX_DIRECT_PKTS] = {
-		.range	= "invalid direct_packets_stat: read-only",
-		.len	= "invalid direct_packets_stat: attribute length must be 8 bytes",
-		.size	= 8,
-	},
-	[TCA_HTBX_VERSION] = {
-		.range	= "invalid version: read-only",
-		.len	= "invalid version: attribute length must be 4 bytes",
-		.size	= 4,
-	},
-	[TCA_HTBX_RATE] = {
-		.range	= "invalid rate: u64 bytes/s, at least 1 (above 10^12 counts as 10^12)",
-		.len	= "invalid rate: attribute length must be 8 bytes",
-		.size	= 8,
-	},
-	[TCA_HTBX_CEIL] = {
-		.range	= "invalid ceil: u64 bytes/s, 0 (rate) or more",
-		.len	= "invalid ceil: attribute length must be 8 bytes",
-		.size	= 8,
-	},
-	[TCA_HTBX_BURST] = {
-		.range	= "invalid burst: u32 bytes, 0 (auto)..4294967295",
-		.len	= "invalid burst: attribute length must be 4 bytes",
-		.size	= 4,
-	},
-	[TCA_HTBX_CBURST] = {
-		.range	= "invalid cburst: u32 bytes, 0 (auto)..4294967295",
-		.len	= "invalid cburst: attribute length must be 4 bytes",
-		.size	= 4,
-	},
-	[TCA_HTBX_PRIO] = {
-		.range	= "invalid prio: u32, 0..7 (more counts as 7)",
-		.len	= "invalid prio: attribute length must be 4 bytes",
-		.size	= 4,
-	},
-	[TCA_HTBX_QUANTUM] = {
-		.range	= "invalid quantum: u32 bytes, 0 (rate/r2q)..4294967295",
-		.len	= "invalid quantum: attribute length must be 4 bytes",
-		.size	= 4,
-	},
-	[TCA_HTBX_MTU] = {
-		.range	= "invalid mtu: u32 bytes, 0 (1600) or more",
-		.len	= "invalid mtu: attribute length must be 4 bytes",
-		.size	= 4,
-	},
-	[TCA_HTBX_MPU] = {
-		.range	= "invalid mpu: u32 bytes, 0..65536",
-		.len	= "invalid mpu: attribute length must be 4 bytes",
-		.size	= 4,
-	},
-	[TCA_HTBX_OVERHEAD] = {
-		.range	= "invalid overhead: s32 bytes, -64..65535",
-		.len	= "invalid overhead: attribute length must be 4 bytes",
-		.size	= 4,
-	},
-	[TCA_HTBX_LINKLAYER] = {
-		.range	= "invalid linklayer: u8, 0 (ethernet) or 1 (atm)",
-		.len	= "invalid linklayer: attribute length must be 1 bytes",
-		.size	= 1,
-	},
-	[TCA_HTBX_LEVEL] = {
-		.range	= "invalid level: read-only",
-		.len	= "invalid level: attribute length must be 4 bytes",
-		.size	= 4,
-	},
-	[TCA_HTBX_BUDGET_HITS] = {
-		.range	= "invalid budget_hits: read-only",
-		.len	= "invalid budget_hits: attribute length must be 8 bytes",
-		.size	= 8,
-	},
-	[TCA_HTBX_MQ] = {
-		.range	= "invalid mq: a flag",
-		.len	= "invalid mq: attribute length must be 0 bytes",
-		.size	= 0,
-	},
-};
-
-/* An error about @attr with a message of static storage (no module prefix). */
-static void htbx_set_err(struct netlink_ext_ack *extack,
-			 const struct nlattr *attr, const char *msg)
-{
-	if (!extack)
-		return;
-	extack->_msg = msg;
-	extack->bad_attr = attr;
-	extack->policy = NULL;	/* as every kernel's NL_SET_ERR_MSG_ATTR */
-}
+/* ---- attributes: their policies and messages (htbx_opts.h) ---- */
 
 /*
  * The ranges are tc-htb's: every value htb takes is taken, and the ones
@@ -222,61 +96,95 @@ static struct netlink_range_validation_signed htbx_overhead_range = {
 /* TCA_HTBX_MAX must match the "known" range of htbx_parse's message */
 static_assert(TCA_HTBX_MAX == 20);
 
-/* The other object's option: rejected by the policy, naming the object. */
-#define HTBX_QDISC_ONLY(name)						\
-	{ .type = NLA_REJECT,						\
-	  .reject_message = name " is a qdisc option, not a class option" }
-#define HTBX_CLASS_ONLY(name)						\
-	{ .type = NLA_REJECT,						\
-	  .reject_message = name " is a class option, not a qdisc option" }
-/* Dumped, never taken: rejected by both policies. */
-#define HTBX_READ_ONLY(name)						\
-	{ .type = NLA_REJECT, .reject_message = "invalid " name ": read-only" }
+/* A line of htbx_opts.h for every attribute, none twice (an enumerator). */
+#define HTBX_ATTR(ATTR, ...)	HTBX_ATTR_LINE_##ATTR,
+enum {
+#include "htbx_opts.h"
+	HTBX_ATTR_LINES
+};
+#undef HTBX_ATTR
+static_assert(HTBX_ATTR_LINES == TCA_HTBX_MAX);
 
+/*
+ * HTBX_IN_<object>_<owner>(): the entry of the policy of <object> for an
+ * attribute of <owner>. Each message is a string literal put together
+ * here: a reject_message and the kernel's NL_SET_ERR_MSG_ATTR() need a
+ * constant (before 6.3 an extack only points at its message, and
+ * netlink_ack() reads it after RTNL is dropped).
+ */
+#define HTBX_REJECT(msg)	{ .type = NLA_REJECT, .reject_message = msg }
+#define HTBX_IN_QDISC_QDISC(name, range, policy...)	policy
+#define HTBX_IN_QDISC_CLASS(name, range, policy...)			\
+	HTBX_REJECT(name " is a class option, not a qdisc option")
+#define HTBX_IN_CLASS_CLASS(name, range, policy...)	policy
+#define HTBX_IN_CLASS_QDISC(name, range, policy...)			\
+	HTBX_REJECT(name " is a qdisc option, not a class option")
+#define HTBX_IN_QDISC_RO(name, range, policy...)			\
+	HTBX_REJECT("invalid " name ": " range)
+#define HTBX_IN_CLASS_RO	HTBX_IN_QDISC_RO
+#define HTBX_IN_QDISC_PAD(name, range, policy...)	{ .type = NLA_UNSPEC }
+#define HTBX_IN_CLASS_PAD	HTBX_IN_QDISC_PAD
+
+#define HTBX_ATTR(ATTR, name, owner, len, range, policy...)		\
+	[TCA_HTBX_##ATTR] = HTBX_IN_QDISC_##owner(name, range, ##policy),
 static const struct nla_policy htbx_qdisc_policy[TCA_HTBX_MAX + 1] = {
-	[TCA_HTBX_DEFCLS]	= { .type = NLA_U32 },
-	[TCA_HTBX_R2Q]		= { .type = NLA_U32 },
-	[TCA_HTBX_DIRECT_QLEN]	= { .type = NLA_U32 },
-	[TCA_HTBX_OFFLOAD]	= { .type = NLA_FLAG },
-	[TCA_HTBX_DIRECT_PKTS]	= HTBX_READ_ONLY("direct_packets_stat"),
-	[TCA_HTBX_VERSION]	= HTBX_READ_ONLY("version"),
-	[TCA_HTBX_RATE]		= HTBX_CLASS_ONLY("rate"),
-	[TCA_HTBX_CEIL]		= HTBX_CLASS_ONLY("ceil"),
-	[TCA_HTBX_BURST]	= HTBX_CLASS_ONLY("burst"),
-	[TCA_HTBX_CBURST]	= HTBX_CLASS_ONLY("cburst"),
-	[TCA_HTBX_PRIO]		= HTBX_CLASS_ONLY("prio"),
-	[TCA_HTBX_QUANTUM]	= HTBX_CLASS_ONLY("quantum"),
-	[TCA_HTBX_MTU]		= HTBX_CLASS_ONLY("mtu"),
-	[TCA_HTBX_MPU]		= HTBX_CLASS_ONLY("mpu"),
-	[TCA_HTBX_OVERHEAD]	= HTBX_CLASS_ONLY("overhead"),
-	[TCA_HTBX_LINKLAYER]	= HTBX_CLASS_ONLY("linklayer"),
-	[TCA_HTBX_LEVEL]	= HTBX_READ_ONLY("level"),
-	[TCA_HTBX_MQ]		= { .type = NLA_FLAG },
-	[TCA_HTBX_BUDGET_HITS]	= HTBX_READ_ONLY("budget_hits"),
+#include "htbx_opts.h"
 };
+#undef HTBX_ATTR
 
+#define HTBX_ATTR(ATTR, name, owner, len, range, policy...)		\
+	[TCA_HTBX_##ATTR] = HTBX_IN_CLASS_##owner(name, range, ##policy),
 static const struct nla_policy htbx_class_policy[TCA_HTBX_MAX + 1] = {
-	[TCA_HTBX_DEFCLS]	= HTBX_QDISC_ONLY("default"),
-	[TCA_HTBX_R2Q]		= HTBX_QDISC_ONLY("r2q"),
-	[TCA_HTBX_DIRECT_QLEN]	= HTBX_QDISC_ONLY("direct_qlen"),
-	[TCA_HTBX_OFFLOAD]	= HTBX_QDISC_ONLY("offload"),
-	[TCA_HTBX_DIRECT_PKTS]	= HTBX_READ_ONLY("direct_packets_stat"),
-	[TCA_HTBX_VERSION]	= HTBX_READ_ONLY("version"),
-	[TCA_HTBX_RATE]		= NLA_POLICY_FULL_RANGE(NLA_U64, &htbx_rate_range),
-	[TCA_HTBX_CEIL]		= { .type = NLA_U64 },
-	[TCA_HTBX_BURST]	= { .type = NLA_U32 },
-	[TCA_HTBX_CBURST]	= { .type = NLA_U32 },
-	[TCA_HTBX_PRIO]		= { .type = NLA_U32 },
-	[TCA_HTBX_QUANTUM]	= { .type = NLA_U32 },
-	[TCA_HTBX_MTU]		= { .type = NLA_U32 },
-	[TCA_HTBX_MPU]		= NLA_POLICY_FULL_RANGE(NLA_U32, &htbx_mpu_range),
-	[TCA_HTBX_OVERHEAD]	= NLA_POLICY_FULL_RANGE_SIGNED(NLA_S32,
-							       &htbx_overhead_range),
-	[TCA_HTBX_LINKLAYER]	= NLA_POLICY_MAX(NLA_U8, HTBX_LINKLAYER_MAX),
-	[TCA_HTBX_LEVEL]	= HTBX_READ_ONLY("level"),
-	[TCA_HTBX_MQ]		= HTBX_QDISC_ONLY("mq"),
-	[TCA_HTBX_BUDGET_HITS]	= HTBX_READ_ONLY("budget_hits"),
+#include "htbx_opts.h"
 };
+#undef HTBX_ATTR
+
+/* The attributes that take a value, of the length in htbx_opts.h. */
+#define HTBX_HAS_LEN_QDISC	1
+#define HTBX_HAS_LEN_CLASS	1
+#define HTBX_HAS_LEN_RO		0
+#define HTBX_HAS_LEN_PAD	0
+/* The length a policy type checks (lib/nlattr.c's nla_attr_len). */
+#define htbx_nla_len(t)							\
+	((t) == NLA_U8 ? 1 : (t) == NLA_U32 || (t) == NLA_S32 ? 4 :	\
+	 (t) == NLA_U64 ? 8 : 0)
+/* ... of an attribute: its owner's policy's (the other one rejects it) */
+#define HTBX_POLICY_LEN(attr)						\
+	(htbx_nla_len(htbx_qdisc_policy[attr].type) +			\
+	 htbx_nla_len(htbx_class_policy[attr].type))
+
+/*
+ * htbx_err_<ATTR>(): the message about an attribute the policy refused
+ * with a generic message: a wrong length is named as such (in an
+ * attribute that takes a value), anything else is answered with the
+ * range. At build time: the attribute is one of htbx_attr_err[], and its
+ * policy checks the length its message names.
+ */
+#define HTBX_ATTR(ATTR, name, owner, len, range, policy...)		\
+static void htbx_err_##ATTR(struct netlink_ext_ack *extack,		\
+			    const struct nlattr *bad)			\
+{									\
+	BUILD_BUG_ON(TCA_HTBX_##ATTR < TCA_HTBX_PAD);			\
+	BUILD_BUG_ON(HTBX_HAS_LEN_##owner &&				\
+		     HTBX_POLICY_LEN(TCA_HTBX_##ATTR) != (len));	\
+	if (HTBX_HAS_LEN_##owner && nla_len(bad) != (len))		\
+		NL_SET_ERR_MSG_ATTR(extack, bad, "invalid " name		\
+				    ": attribute length must be " #len	\
+				    " bytes");				\
+	else								\
+		NL_SET_ERR_MSG_ATTR(extack, bad,			\
+				    "invalid " name ": " range);	\
+}
+#include "htbx_opts.h"
+#undef HTBX_ATTR
+
+#define HTBX_ATTR(ATTR, ...)						\
+	[TCA_HTBX_##ATTR] = htbx_err_##ATTR,
+static void (*const htbx_attr_err[TCA_HTBX_MAX + 1])(struct netlink_ext_ack *,
+						     const struct nlattr *) = {
+#include "htbx_opts.h"
+};
+#undef HTBX_ATTR
 
 /**
  * htbx_parse - strictly parse htbx options against a policy
@@ -288,7 +196,8 @@ static const struct nla_policy htbx_class_policy[TCA_HTBX_MAX + 1] = {
  * Strict: unknown attributes, trailing bytes and wrong lengths are errors.
  * The nest flag is not required (older tc does not set it). An attribute
  * the policy rejects (the other object's, or a read-only one) keeps the
- * policy's message.
+ * policy's message; for any other the policy's generic message is
+ * replaced by the attribute's own (htbx_err_<ATTR>()).
  *
  * Return: 0, or a negative errno with @extack set.
  */
@@ -296,7 +205,6 @@ static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
 		      const struct nla_policy *policy,
 		      struct netlink_ext_ack *extack)
 {
-	const struct nla_policy *own;
 	const struct nlattr *bad;
 	int err, type;
 
@@ -305,29 +213,25 @@ static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
 	if (!err || !extack)
 		return err;
 
-	/* Replace the generic policy message by one that names the option. */
 	bad = extack->bad_attr;
 	if (!bad || (const void *)bad < nla_data(opt) ||
 	    (const void *)bad >= nla_data(opt) + nla_len(opt)) {
 		NL_SET_ERR_MSG_MOD(extack, "malformed or truncated htbx options");
 		return err;
 	}
+	/*
+	 * The policy's own reject_message stands; a generic one is replaced
+	 * by one that names the option.
+	 */
 	type = nla_type(bad);
-	if (type < TCA_HTBX_PAD || type > TCA_HTBX_MAX) {
-		htbx_set_err(extack, bad, "unknown htbx attribute (known: 2..20)");
-		return err;
-	}
-	if (policy[type].type == NLA_REJECT &&
+	if (type <= TCA_HTBX_MAX && policy[type].type == NLA_REJECT &&
 	    extack->_msg == policy[type].reject_message)
 		return err;
-	/* the policy of the object @type belongs to */
-	own = htbx_qdisc_policy[type].type == NLA_REJECT ? htbx_class_policy :
-							    htbx_qdisc_policy;
-	if (nla_len(bad) != htbx_attr_text[type].size &&
-	    own[type].type != NLA_REJECT && own[type].type != NLA_UNSPEC)
-		htbx_set_err(extack, bad, htbx_attr_text[type].len);
+	if (type >= TCA_HTBX_PAD && type <= TCA_HTBX_MAX)
+		htbx_attr_err[type](extack, bad);
 	else
-		htbx_set_err(extack, bad, htbx_attr_text[type].range);
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "unknown htbx attribute (known: 2..20)");
 	return err;
 }
 
