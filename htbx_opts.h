@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every netlink attribute of the qdisc and its classes, once, with its
- * policy and what the kernel says about it.
+ * policy and what the kernel says about it; and every adjustment htbx
+ * makes to a request, as htb does, with its warning.
  *
- * An X-macro list, without an include guard: sch_htbx_main.c defines
- * HTBX_ATTR() and includes this file wherever it builds something of
- * every attribute (the policies, the messages). A line is
+ * X-macro lists, without an include guard: sch_htbx_main.c defines
+ * HTBX_ATTR() (or HTBX_ADJ(), below) and includes this file wherever it
+ * builds something of every attribute (the policies, the messages). A
+ * line is
  *
  *   HTBX_ATTR(ATTR, name, owner, len, range, policy...)
  *
@@ -60,4 +62,33 @@ HTBX_ATTR(LINKLAYER, "linklayer", CLASS, 1,
 HTBX_ATTR(LEVEL, "level", RO, 4, "read-only")
 HTBX_ATTR(BUDGET_HITS, "budget_hits", RO, 8, "read-only")
 HTBX_ATTR(MQ, "mq", QDISC, 0, "a flag", { .type = NLA_FLAG })
+#endif
+
+/*
+ * What htbx takes as htb takes it and then adjusts: the request succeeds,
+ * and an extack warning says so. A line is
+ *
+ *   HTBX_ADJ(ADJ, tag, text)
+ *
+ *   ADJ	HTBX_ADJ_<ADJ>, its bit in the adjustments of a request
+ *   tag	its short form, in "adjusted as htb: <tag>; <tag>" about several
+ *   text	the warning about it alone (htbx_report() names the values
+ *		instead where it has them and the kernel can format)
+ */
+#ifdef HTBX_ADJ
+HTBX_ADJ(PRIO, "prio 7", "prio above 7 counts as 7, as in htb")
+HTBX_ADJ(RATE, "rate 8Tbit",
+	 "rate above 8Tbit counts as 8Tbit, the most htbx shapes")
+HTBX_ADJ(CEIL, "ceil 8Tbit",
+	 "ceil above 8Tbit counts as 8Tbit, the most htbx shapes")
+HTBX_ADJ(CEIL_LOW, "held to ceil < rate",
+	 "ceil is below rate: the class is held to ceil, as in htb")
+HTBX_ADJ(MTU, "mtu 1048576", "mtu above 1048576 counts as 1048576")
+HTBX_ADJ(INNER, "inner class keeps prio/quantum",
+	 "a class with children keeps its prio and quantum, as in htb")
+HTBX_ADJ(QUANTUM, "quantum clamped",
+	 "quantum clamped to 1000..200000 (rate/r2q is out of it)")
+HTBX_ADJ(R2Q, "r2q 1", "r2q 0 (or 2^31 and more) counts as 1, as in htb")
+HTBX_ADJ(DEFCLS, "default: low 16 bits",
+	 "default above 0xffff: only its low 16 bits name a class, as in htb")
 #endif

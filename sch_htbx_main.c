@@ -549,21 +549,16 @@ static int htbx_depth(const struct htbx_class *cl)
 }
 
 /*
- * What htbx takes as htb takes it and then adjusts: the request succeeds,
- * and an extack warning (a message on success) says what was adjusted.
+ * What htbx takes as htb takes it and then adjusts (htbx_opts.h): the
+ * request succeeds, and an extack warning (a message on success) says
+ * what was adjusted.
  */
+#define HTBX_ADJ(ADJ, tag, text)	HTBX_ADJ_##ADJ,
 enum htbx_adj {
-	HTBX_ADJ_PRIO,		/* prio above 7 counts as 7 (htb) */
-	HTBX_ADJ_RATE,		/* rate above HTBX_MAX_RATE counts as it */
-	HTBX_ADJ_CEIL,		/* ceil above HTBX_MAX_RATE counts as it */
-	HTBX_ADJ_CEIL_LOW,	/* ceil below rate: held to ceil (htb) */
-	HTBX_ADJ_MTU,		/* mtu above HTBX_MAX_MTU counts as it */
-	HTBX_ADJ_INNER,		/* an inner class keeps prio, quantum (htb) */
-	HTBX_ADJ_QUANTUM,	/* derived quantum clamped (htb) */
-	HTBX_ADJ_R2Q,		/* r2q 0 or >= 2^31 counts as 1 (htb's int) */
-	HTBX_ADJ_DEFCLS,	/* default above 0xffff: low 16 bits (htb) */
+#include "htbx_opts.h"
 	HTBX_ADJ_NUM
 };
+#undef HTBX_ADJ
 
 /* What a warning names: the values as given and as used. */
 struct htbx_adj_info {
@@ -577,17 +572,69 @@ struct htbx_adj_info {
 };
 
 /* Short forms, for a request that needed several adjustments. */
+#define HTBX_ADJ(ADJ, tag, text)					\
+	[HTBX_ADJ_##ADJ] = tag,
 static const char *const htbx_adj_tag[HTBX_ADJ_NUM] = {
-	[HTBX_ADJ_PRIO]		= "prio 7",
-	[HTBX_ADJ_RATE]		= "rate 8Tbit",
-	[HTBX_ADJ_CEIL]		= "ceil 8Tbit",
-	[HTBX_ADJ_CEIL_LOW]	= "held to ceil < rate",
-	[HTBX_ADJ_MTU]		= "mtu 1048576",
-	[HTBX_ADJ_INNER]	= "inner class keeps prio/quantum",
-	[HTBX_ADJ_QUANTUM]	= "quantum clamped",
-	[HTBX_ADJ_R2Q]		= "r2q 1",
-	[HTBX_ADJ_DEFCLS]	= "default: low 16 bits",
+#include "htbx_opts.h"
 };
+#undef HTBX_ADJ
+
+/*
+ * htbx_adj_<ADJ>(): the warning about the adjustment alone, or, given
+ * @several, the short forms of several; before 6.3 (an extack can only
+ * point at a constant) the adjustment's text either way.
+ */
+#define HTBX_ADJ(ADJ, tag, text)					\
+static void htbx_adj_##ADJ(struct netlink_ext_ack *extack,		\
+			   const char *several)				\
+{									\
+	htbx_err_fmt(extack, text, "%s", several ?: text);		\
+}
+#include "htbx_opts.h"
+#undef HTBX_ADJ
+
+#define HTBX_ADJ(ADJ, tag, text)					\
+	[HTBX_ADJ_##ADJ] = htbx_adj_##ADJ,
+static void (*const htbx_adj_warn[HTBX_ADJ_NUM])(struct netlink_ext_ack *,
+						 const char *) = {
+#include "htbx_opts.h"
+};
+#undef HTBX_ADJ
+
+/*
+ * The warning about adjustment @bit alone with the values it names, where
+ * the kernel can format one (6.3+): false where it cannot, or the warning
+ * names none.
+ */
+static bool htbx_adj_values(struct netlink_ext_ack *extack, int bit,
+			    const struct htbx_adj_info *w)
+{
+	switch (bit) {
+	case HTBX_ADJ_PRIO:
+		return htbx_err_values(extack, "prio %u counts as 7, as in htb",
+				       w->prio);
+	case HTBX_ADJ_CEIL_LOW:
+		/* In bit/s, the unit users give rates in. */
+		return htbx_err_values(extack,
+				       "ceil %llubit < rate %llubit: held to ceil, as in htb",
+				       w->ceil * 8, w->rate * 8);
+	case HTBX_ADJ_QUANTUM:
+		/* At most 80 characters reach the user (NETLINK_MAX_FMTMSG_LEN). */
+		return htbx_err_values(extack,
+				       "quantum of %x:%x clamped to %u (rate/r2q = %llu)",
+				       TC_H_MAJ(w->classid) >> 16,
+				       TC_H_MIN(w->classid), w->quantum,
+				       w->rate_quantum);
+	case HTBX_ADJ_R2Q:
+		return htbx_err_values(extack, "r2q %u counts as 1, as in htb",
+				       w->r2q);
+	case HTBX_ADJ_DEFCLS:
+		return htbx_err_values(extack,
+				       "default %#x: only its low 16 bits name a class, as in htb",
+				       w->defcls);
+	}
+	return false;
+}
 
 /**
  * htbx_report - the extack warning for the adjustments in @adj
@@ -614,70 +661,10 @@ static void htbx_report(struct netlink_ext_ack *extack, unsigned long adj,
 		n += scnprintf(buf + n, sizeof(buf) - n, "%s %s",
 			       n > 16 ? ";" : "", htbx_adj_tag[bit]);
 
-	switch (__ffs(adj)) {
-	case HTBX_ADJ_PRIO:
-		if (one)
-			htbx_err_fmt(extack, "prio above 7 counts as 7, as in htb",
-				     "prio %u counts as 7, as in htb", w->prio);
-		else
-			htbx_err_fmt(extack, "prio above 7 counts as 7, as in htb",
-				     "%s", buf);
-		break;
-	case HTBX_ADJ_RATE:
-		htbx_err_fmt(extack, "rate above 8Tbit counts as 8Tbit, the most htbx shapes",
-			     "%s", one ? "rate above 8Tbit counts as 8Tbit, the most htbx shapes" : buf);
-		break;
-	case HTBX_ADJ_CEIL:
-		htbx_err_fmt(extack, "ceil above 8Tbit counts as 8Tbit, the most htbx shapes",
-			     "%s", one ? "ceil above 8Tbit counts as 8Tbit, the most htbx shapes" : buf);
-		break;
-	case HTBX_ADJ_CEIL_LOW:
-		/* In bit/s, the unit users give rates in. */
-		if (one)
-			htbx_err_fmt(extack, "ceil is below rate: the class is held to ceil, as in htb",
-				     "ceil %llubit < rate %llubit: held to ceil, as in htb",
-				     w->ceil * 8, w->rate * 8);
-		else
-			htbx_err_fmt(extack, "ceil is below rate: the class is held to ceil, as in htb",
-				     "%s", buf);
-		break;
-	case HTBX_ADJ_MTU:
-		htbx_err_fmt(extack, "mtu above 1048576 counts as 1048576",
-			     "%s", one ? "mtu above 1048576 counts as 1048576" : buf);
-		break;
-	case HTBX_ADJ_INNER:
-		htbx_err_fmt(extack, "a class with children keeps its prio and quantum, as in htb",
-			     "%s", one ? "a class with children keeps its prio and quantum, as in htb" : buf);
-		break;
-	case HTBX_ADJ_QUANTUM:
-		/* At most 80 characters reach the user (NETLINK_MAX_FMTMSG_LEN). */
-		if (one)
-			htbx_err_fmt(extack, "quantum clamped to 1000..200000 (rate/r2q is out of it)",
-				     "quantum of %x:%x clamped to %u (rate/r2q = %llu)",
-				     TC_H_MAJ(w->classid) >> 16, TC_H_MIN(w->classid),
-				     w->quantum, w->rate_quantum);
-		else
-			htbx_err_fmt(extack, "quantum clamped to 1000..200000 (rate/r2q is out of it)",
-				     "%s", buf);
-		break;
-	case HTBX_ADJ_R2Q:
-		if (one)
-			htbx_err_fmt(extack, "r2q 0 (or 2^31 and more) counts as 1, as in htb",
-				     "r2q %u counts as 1, as in htb", w->r2q);
-		else
-			htbx_err_fmt(extack, "r2q 0 (or 2^31 and more) counts as 1, as in htb",
-				     "%s", buf);
-		break;
-	case HTBX_ADJ_DEFCLS:
-		if (one)
-			htbx_err_fmt(extack, "default above 0xffff: only its low 16 bits name a class, as in htb",
-				     "default %#x: only its low 16 bits name a class, as in htb",
-				     w->defcls);
-		else
-			htbx_err_fmt(extack, "default above 0xffff: only its low 16 bits name a class, as in htb",
-				     "%s", buf);
-		break;
-	}
+	bit = __ffs(adj);
+	if (one && htbx_adj_values(extack, bit, w))
+		return;
+	htbx_adj_warn[bit](extack, one ? NULL : buf);
 }
 
 /**

@@ -41,6 +41,17 @@
 #endif
 
 /*
+ * htbx_err_values(): a message formatted with values (6.3+), and true;
+ * before, nothing, and false: the caller reports a constant instead.
+ */
+#ifdef HTBX_COMPAT_HAVE_NL_SET_ERR_MSG_FMT_MOD
+#define htbx_err_values(extack, fmt, args...)				\
+	({ NL_SET_ERR_MSG_FMT_MOD(extack, fmt, ##args); true; })
+#else
+#define htbx_err_values(extack, fmt, args...)	false
+#endif
+
+/*
  * The message of @src, an extack of the module's own (whose attribute
  * pointers point into no request), into @dst: a formatted one (6.3+) is
  * in @src's buffer and is copied with it.
