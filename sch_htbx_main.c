@@ -77,7 +77,8 @@
 
 /*
  * The ranges are tc-htb's: every value htb takes is taken, and the ones
- * htb (or htbx) adjusts are adjusted in htbx_adjust_*() with a warning.
+ * htb (or htbx) adjusts are adjusted with a warning (htbx_derive() for a
+ * class, htbx_change() for the qdisc).
  */
 static struct netlink_range_validation htbx_rate_range = {
 	.min = 1,
