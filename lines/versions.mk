@@ -50,6 +50,9 @@ RATE_LINES    := 6.12 7.3
 # with: pci=noacpi routes PCI interrupts by the BIOS's $PIR table, not by
 # ACPI's _PRT, which the debug kernel's AML interpreter is too slow to run
 # under TCG within ACPI's 30 s loop limit (AE_AML_LOOP_TIMEOUT, 30 s lost).
+# ACCEL_<line> is the accelerator lines/vm boots it on (default:
+# single-threaded TCG): kcsan's tcg is multi-threaded TCG, its two vCPUs
+# on the host's two cores at once, where races between TX queues happen.
 KSRC_PKG      := linux-source-6.1
 KSRC_VERSION  := 6.1.192-3
 KREL_debug    := 6.1.192-htbx-debug
@@ -58,3 +61,7 @@ KAPPEND_debug := pci=noacpi
 KREL_hz100    := 6.1.192-htbx-hz100
 KCONF_hz100   := base hz100
 KAPPEND_hz100 := pci=noacpi
+KREL_kcsan    := 6.1.192-htbx-kcsan
+KCONF_kcsan   := base kcsan
+KAPPEND_kcsan := pci=noacpi
+ACCEL_kcsan   := tcg

@@ -1,5 +1,5 @@
 # vm-args:
-# vm-kernels: debian debug
+# vm-kernels: debian debug kcsan
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-fuzz.sh - tools/bin/htbx-fuzz on this kernel: a seeded run of

@@ -1,5 +1,5 @@
 # vm-args: --smp 2 --timeout 900
-# vm-kernels: 6.12
+# vm-kernels: 6.12 kcsan
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-mq-smp.sh - suite-mq.sh on plain TCG with two vCPUs: a pktgen

@@ -564,7 +564,13 @@ for leaf in "pfifo limit 100" "bfifo limit 100000" "fq_codel flows 64 limit 500"
 	tc_a qdisc del dev "$DEV" parent 1:10 2>/dev/null
 	# shellcheck disable=SC2086
 	if ! err=$(tc_a qdisc replace dev "$DEV" parent 1:10 handle 10: $leaf 2>&1); then
-		fail "leaves: $kind on 1:10, copied to 4 queues" "$err"
+		case $kind:$err in
+		# cake's dump always carries its nat flag, which cake refuses
+		# where the kernel has no conntrack (the kcsan line's base)
+		cake:*conntrack*)
+			skip "leaves: $kind on 1:10, copied to 4 queues" "this kernel has no conntrack: $err" ;;
+		*)	fail "leaves: $kind on 1:10, copied to 4 queues" "$err" ;;
+		esac
 		continue
 	fi
 	rates 1
