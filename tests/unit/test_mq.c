@@ -336,6 +336,52 @@ static bool mq_prio(char *msg, size_t sz, int a_queues)
 	return true;
 }
 
+/*
+ * The same two prios with a finite backlog: 1:10 and 1:20 each 800
+ * packets on every queue (@a_queues of them for 1:10), then nothing more.
+ * At 40 mbit that is 1.8 s of traffic; after 6 s every node must have
+ * sent all of it: a queue that waits for a lower prio asking elsewhere
+ * must see it stop asking.
+ */
+static bool mq_prio_drain(char *msg, size_t sz, int a_queues)
+{
+	static struct mqtree m;
+	struct htbx_cfg pc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
+	struct htbx_cfg ac = mkcfg(MBIT(5), MBIT(40), 0, 1500);
+	struct htbx_cfg bc = mkcfg(MBIT(5), MBIT(40), 1, 1500);
+	const char *e;
+	u64 left = 0;
+	int i, k;
+
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < NQ; i++)
+		sim_init(&m.s[i], MBIT(100));
+	mq_add(&m, NQ, 0, -1, &pc, 0);
+	mq_add(&m, NQ, 1, 0, &ac, 1400);
+	mq_add(&m, NQ, 2, 0, &bc, 1400);
+	for (i = 0; i < NQ; i++) {
+		if (i < a_queues)
+			tc_fill(&m.s[i], &m.t[i][1], 800);
+		tc_fill(&m.s[i], &m.t[i][2], 800);
+	}
+	if (!mq_run(&m, NQ, 6000 * MS)) {
+		FIG("an event in the past");
+		return false;
+	}
+	for (i = 0; i < NQ; i++)
+		for (k = 1; k < 3; k++)
+			left += m.t[i][k].qlen;
+	e = mq_check(&m, NQ);
+	FIG("prio 0 on %d of %d queues, prio 1 on all, 800 packets each: %llu left after 6 s %s",
+	    a_queues, NQ, (unsigned long long)left, e ?: "");
+	return !e && !left;
+}
+
+static bool t_mq_prio_drain(char *msg, size_t sz)
+{
+	return mq_prio_drain(msg, sz, NQ) && mq_prio_drain(msg, sz, 1);
+}
+
 static bool t_mq_prio(char *msg, size_t sz)
 {
 	return mq_prio(msg, sz, NQ);
@@ -516,6 +562,7 @@ static bool t_mq_queue_reset(char *msg, size_t sz)
 const struct utest tests_mq[] = {
 	{ "mq prio of the excess across queues", t_mq_prio },
 	{ "mq prio of the excess, prio 0 on one queue", t_mq_prio_one },
+	{ "mq prio across queues drains", t_mq_prio_drain },
 	{ "mq ceil shared by queues", t_mq_ceil },
 	{ "mq excess by quantum across queues", t_mq_shares },
 	{ "mq excess by quantum, the borrower's queues ask last", t_mq_shares_last },
