@@ -12,18 +12,25 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/lines/vm
 cd "$top" || exit 1
-krel=$(lines/kline krel debug) || exit 1
 cache=$(lines/cachedir)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-if [ ! -e "$cache/kernels/$krel/.complete" ]; then
-	echo "ok - [debug] kmemleak reports a leaking module # SKIP $krel not built (make built-kernels)"
-	echo "ok - [debug] KASAN reports a use after free # SKIP $krel not built (make built-kernels)"
-	exit 0
-fi
-make -s -C tests/modules KREL="$krel" >"$tmp/modules.log" 2>&1 ||
-	sed 's/^/# /' "$tmp/modules.log"
+# ready LINE DESC...: LINE's kernel is built, and the test modules now
+# are for it; if not, each DESC is a counted SKIP, and false.
+ready() {
+	local line=$1 krel d
+	shift
+	krel=$(lines/kline krel "$line") || exit 1
+	if [ ! -e "$cache/kernels/$krel/.complete" ]; then
+		for d in "$@"; do
+			echo "ok - [$line] $d # SKIP $krel not built (make built-kernels)"
+		done
+		return 1
+	fi
+	make -s -C tests/modules KREL="$krel" >"$tmp/modules.log" 2>&1 ||
+		sed 's/^/# /' "$tmp/modules.log"
+}
 
 # check NAME MODULE PATTERN WHERE DESC [loaded]: boot, load MODULE, expect
 # exit 125 with PATTERN in the kernel log lines/vm shows, WHERE (the
@@ -47,24 +54,20 @@ check() {
 	grep -E -A 14 "$pat" "$tmp/$name.err" | head -n 18 | sed 's/^/#   /'
 }
 
-check leak htbx_leak 'unreferenced object 0x[0-9a-f]+ \(size [0-9]+\)' htbx_leak_one \
-	"kmemleak reports a leaking module" loaded
-check uaf htbx_uaf 'BUG: KASAN: [a-z-]*use-after-free in [a-z_]+' htbx_uaf_read \
-	"KASAN reports a use after free"
+if ready debug "kmemleak reports a leaking module" "KASAN reports a use after free"; then
+	check leak htbx_leak 'unreferenced object 0x[0-9a-f]+ \(size [0-9]+\)' htbx_leak_one \
+		"kmemleak reports a leaking module" loaded
+	check uaf htbx_uaf 'BUG: KASAN: [a-z-]*use-after-free in [a-z_]+' htbx_uaf_read \
+		"KASAN reports a use after free"
+fi
 
 # The kcsan kernel (multi-threaded TCG): a module with a data race on
 # purpose (tests/modules/htbx_race.c). Named as ours in
 # HTBX_KCSAN_MODULES, its KCSAN report fails the boot (exit 125); not
 # named, the boot passes and lines/vm counts the report on stderr: what
 # keeps the rest of the kernel's races from failing sch_htbx's runs.
-krel=$(lines/kline krel kcsan) || exit 1
-if [ ! -e "$cache/kernels/$krel/.complete" ]; then
-	echo "ok - [kcsan] KCSAN reports a race in a module named as ours # SKIP $krel not built (make built-kernels)"
-	echo "ok - [kcsan] a race in another module is counted, not failed # SKIP $krel not built (make built-kernels)"
-	exit 0
-fi
-make -s -C tests/modules KREL="$krel" >"$tmp/modules.log" 2>&1 ||
-	sed 's/^/# /' "$tmp/modules.log"
+ready kcsan "KCSAN reports a race in a module named as ours" \
+	"a race in another module is counted, not failed" || exit 0
 t0=$(date +%s)
 HTBX_KCSAN_MODULES="sch_htbx htbx_race" "$vm" --kernel kcsan --timeout 600 -- \
 	sh -c "modprobe htbx_race && echo loaded" >"$tmp/race.out" 2>"$tmp/race.err" </dev/null

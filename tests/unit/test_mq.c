@@ -193,15 +193,15 @@ static bool t_mq_ceil(char *msg, size_t sz)
 
 /*
  * Parent 1:1 (@pc) with leaves A (@ac) and B (@bc), @len-byte packets, A
- * backlogged on @a_queues queues (the first ones, or with @a_last the last
+ * with @pkts packets (INF_PKTS: endless) on @a_queues queues (the first ones, or with @a_last the last
  * ones) and B on every queue, each link 100 mbit; the leaves' rates over
  * @win, in mbit. NULL, or what went wrong. The queues take turns in index
  * order, and a queue that goes first sees fresh tokens first.
  */
 static const char *mq_pair(struct mqtree *m, const struct htbx_cfg *pc,
 			   const struct htbx_cfg *ac, const struct htbx_cfg *bc,
-			   u32 len, int a_queues, bool a_last, u64 win,
-			   double *a, double *b)
+			   u32 len, u64 pkts, int a_queues, bool a_last,
+			   u64 win, double *a, double *b)
 {
 	int i;
 
@@ -213,8 +213,8 @@ static const char *mq_pair(struct mqtree *m, const struct htbx_cfg *pc,
 	mq_add(m, NQ, 2, 0, bc, len);
 	for (i = 0; i < NQ; i++) {
 		if (a_last ? i >= NQ - a_queues : i < a_queues)
-			tc_fill(&m->s[i], &m->t[i][1], INF_PKTS);
-		tc_fill(&m->s[i], &m->t[i][2], INF_PKTS);
+			tc_fill(&m->s[i], &m->t[i][1], pkts);
+		tc_fill(&m->s[i], &m->t[i][2], pkts);
 	}
 	mq_window(m, NQ, 200 * MS, 200 * MS + win);
 	if (!mq_run(m, NQ, 200 * MS + win))
@@ -243,7 +243,8 @@ static bool mq_shares(char *msg, size_t sz, u32 aq, bool a_last,
 	const char *e;
 	double p, a = 0, b = 0;
 
-	e = mq_pair(&m, &pc, &ac, &bc, 1000, 2, a_last, 2000 * MS, &a, &b);
+	e = mq_pair(&m, &pc, &ac, &bc, 1000, INF_PKTS, 2, a_last, 2000 * MS,
+		    &a, &b);
 	p = a + b;	/* what the parent passed: its leaves' packets */
 	FIG("A on queues %s, quantum %u: parent %.3f (10), A %.3f (%.1f), B %.3f (%.1f) mbit %s",
 	    a_last ? "2-3" : "0-1", aq, p, a, want_a, b, 10 - want_a,
@@ -273,7 +274,8 @@ static bool t_mq_shares_gso(char *msg, size_t sz)
 	double a = 0, b = 0;
 
 	ac.burst = ac.cburst = bc.burst = bc.cburst = 200000;
-	e = mq_pair(&m, &pc, &ac, &bc, 60000, 2, false, 8000 * MS, &a, &b);
+	e = mq_pair(&m, &pc, &ac, &bc, 60000, INF_PKTS, 2, false, 8000 * MS,
+		    &a, &b);
 	FIG("A %.3f (14), B %.3f (26) mbit %s", a, b, e ?: "");
 	return !e && near(a, 14, 0.02) && near(b, 26, 0.02) &&
 	       mq_reset_clean(&m, NQ, msg, sz);
@@ -303,19 +305,27 @@ static bool t_mq_shares_quantum(char *msg, size_t sz)
  * as fast as queue 0 lends it to 1:10 (before published prios: 1:10 got
  * 5 + 30 / 4 = 12.5), unless they know a lower prio asks elsewhere.
  */
+/* The two prios' tree: 1:1 40 mbit, 1:10 prio 0 and 1:20 prio 1 rate 5. */
+static void mq_prio_cfg(struct htbx_cfg *pc, struct htbx_cfg *ac,
+			struct htbx_cfg *bc)
+{
+	*pc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
+	*ac = mkcfg(MBIT(5), MBIT(40), 0, 1500);
+	*bc = mkcfg(MBIT(5), MBIT(40), 1, 1500);
+}
+
 static bool mq_prio(char *msg, size_t sz, int a_queues)
 {
 	static struct mqtree m;
-	struct htbx_cfg pc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
-	struct htbx_cfg ac = mkcfg(MBIT(5), MBIT(40), 0, 1500);
-	struct htbx_cfg bc = mkcfg(MBIT(5), MBIT(40), 1, 1500);
+	struct htbx_cfg pc, ac, bc;
 	const char *e;
 	double a = 0, b = 0;
 
 	int d0, d1, i, k;
 
-	e = mq_pair(&m, &pc, &ac, &bc, 1400, a_queues, true, 2000 * MS, &a,
-		    &b);
+	mq_prio_cfg(&pc, &ac, &bc);
+	e = mq_pair(&m, &pc, &ac, &bc, 1400, INF_PKTS, a_queues, true,
+		    2000 * MS, &a, &b);
 	/* 1:1's published demand: prio 0 on a_queues queues, prio 1 on all */
 	d0 = atomic_read(&m.b[0].demand[0]);
 	d1 = atomic_read(&m.b[0].demand[1]);
@@ -346,32 +356,17 @@ static bool mq_prio(char *msg, size_t sz, int a_queues)
 static bool mq_prio_drain(char *msg, size_t sz, int a_queues)
 {
 	static struct mqtree m;
-	struct htbx_cfg pc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
-	struct htbx_cfg ac = mkcfg(MBIT(5), MBIT(40), 0, 1500);
-	struct htbx_cfg bc = mkcfg(MBIT(5), MBIT(40), 1, 1500);
+	struct htbx_cfg pc, ac, bc;
 	const char *e;
+	double a, b;
 	u64 left = 0;
-	int i, k;
+	int i;
 
-	memset(&m, 0, sizeof(m));
+	mq_prio_cfg(&pc, &ac, &bc);
+	e = mq_pair(&m, &pc, &ac, &bc, 1400, 800, a_queues, false,
+		    5800 * MS, &a, &b);
 	for (i = 0; i < NQ; i++)
-		sim_init(&m.s[i], MBIT(100));
-	mq_add(&m, NQ, 0, -1, &pc, 0);
-	mq_add(&m, NQ, 1, 0, &ac, 1400);
-	mq_add(&m, NQ, 2, 0, &bc, 1400);
-	for (i = 0; i < NQ; i++) {
-		if (i < a_queues)
-			tc_fill(&m.s[i], &m.t[i][1], 800);
-		tc_fill(&m.s[i], &m.t[i][2], 800);
-	}
-	if (!mq_run(&m, NQ, 6000 * MS)) {
-		FIG("an event in the past");
-		return false;
-	}
-	for (i = 0; i < NQ; i++)
-		for (k = 1; k < 3; k++)
-			left += m.t[i][k].qlen;
-	e = mq_check(&m, NQ);
+		left += m.t[i][1].qlen + m.t[i][2].qlen;
 	FIG("prio 0 on %d of %d queues, prio 1 on all, 800 packets each: %llu left after 6 s %s",
 	    a_queues, NQ, (unsigned long long)left, e ?: "");
 	return !e && !left;
