@@ -15,8 +15,16 @@
  * has no ARP and a random MAC; give it an address and a static route to
  * make local traffic go through it. Pushed-back calls are counted in the
  * read-only parameter busy_returns, and per queue in busy_queue (one
- * number per queue, comma-separated); tx packets and bytes are kept per
+ * number per queue, comma-separated), as are the packets each queue sent
+ * (tx_packets); tx packets and bytes are kept per
  * queue, under that queue's tx lock, and summed for ip -s link.
+ *
+ * Writing tx_queues (1 .. queues) changes how many of the TX queues the
+ * device uses, as a NIC's driver does on `ethtool -L`: the stack's
+ * netif_set_real_num_tx_queues() under RTNL, which tells the root qdisc
+ * (change_real_num_tx) and resets the qdiscs of the queues above the new
+ * count. Unlike veth's set_channels it leaves the carrier up, so nothing
+ * but the queue count changes under traffic.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -24,6 +32,7 @@
 #include <linux/etherdevice.h>
 #include <linux/skbuff.h>
 #include <linux/atomic.h>
+#include <linux/rtnetlink.h>
 
 static unsigned int busy_every = 4;
 module_param(busy_every, uint, 0644);
@@ -60,6 +69,42 @@ static const struct kernel_param_ops htbx_busydev_queue_ops = {
 module_param_cb(busy_queue, &htbx_busydev_queue_ops, NULL, 0444);
 MODULE_PARM_DESC(busy_queue, "transmits answered with NETDEV_TX_BUSY, per TX queue");
 
+static struct net_device *htbx_busydev;
+
+struct htbx_busydev_txq {
+	unsigned int	calls;		/* all three under the queue's tx lock */
+	u64		packets;
+	u64		bytes;
+};
+
+struct htbx_busydev_priv {
+	struct htbx_busydev_txq	txq[HTBX_BUSY_MAXQ];
+};
+
+/* what each TX queue sent, read after traffic stopped */
+static int htbx_busydev_get_packets(char *buf, const struct kernel_param *kp)
+{
+	struct htbx_busydev_priv *priv;
+	unsigned int i;
+	int n = 0;
+
+	rtnl_lock();
+	for (i = 0; htbx_busydev && i < queues; i++) {
+		priv = netdev_priv(htbx_busydev);
+		n += sysfs_emit_at(buf, n, "%s%llu", i ? "," : "",
+				   READ_ONCE(priv->txq[i].packets));
+	}
+	rtnl_unlock();
+	n += sysfs_emit_at(buf, n, "\n");
+	return n;
+}
+
+static const struct kernel_param_ops htbx_busydev_packets_ops = {
+	.get = htbx_busydev_get_packets,
+};
+module_param_cb(tx_packets, &htbx_busydev_packets_ops, NULL, 0444);
+MODULE_PARM_DESC(tx_packets, "packets sent, per TX queue");
+
 static atomic_long_t busy_returns = ATOMIC_LONG_INIT(0);
 static unsigned long busy_returns_read;
 
@@ -75,17 +120,40 @@ static const struct kernel_param_ops htbx_busydev_busy_ops = {
 module_param_cb(busy_returns, &htbx_busydev_busy_ops, &busy_returns_read, 0444);
 MODULE_PARM_DESC(busy_returns, "transmits answered with NETDEV_TX_BUSY");
 
-static struct net_device *htbx_busydev;
+static int htbx_busydev_set_txq(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err;
 
-struct htbx_busydev_txq {
-	unsigned int	calls;		/* all three under the queue's tx lock */
-	u64		packets;
-	u64		bytes;
-};
+	err = kstrtouint(val, 0, &n);
+	if (err)
+		return err;
+	if (!n || n > queues)
+		return -EINVAL;
+	rtnl_lock();
+	if (htbx_busydev)
+		err = netif_set_real_num_tx_queues(htbx_busydev, n);
+	rtnl_unlock();
+	return err;
+}
 
-struct htbx_busydev_priv {
-	struct htbx_busydev_txq	txq[HTBX_BUSY_MAXQ];
+static int htbx_busydev_get_txq(char *buf, const struct kernel_param *kp)
+{
+	unsigned int n = queues;
+
+	rtnl_lock();
+	if (htbx_busydev)
+		n = htbx_busydev->real_num_tx_queues;
+	rtnl_unlock();
+	return sysfs_emit(buf, "%u\n", n);
+}
+
+static const struct kernel_param_ops htbx_busydev_txq_ops = {
+	.set = htbx_busydev_set_txq,
+	.get = htbx_busydev_get_txq,
 };
+module_param_cb(tx_queues, &htbx_busydev_txq_ops, NULL, 0644);
+MODULE_PARM_DESC(tx_queues, "TX queues busy0 uses (1 .. queues), as ethtool -L sets");
 
 static netdev_tx_t htbx_busydev_xmit(struct sk_buff *skb, struct net_device *dev)
 {
@@ -112,7 +180,8 @@ static void htbx_busydev_stats(struct net_device *dev,
 	struct htbx_busydev_priv *priv = netdev_priv(dev);
 	unsigned int i;
 
-	for (i = 0; i < dev->real_num_tx_queues; i++) {
+	/* every queue: a queue no longer used keeps what it sent */
+	for (i = 0; i < dev->num_tx_queues; i++) {
 		stats->tx_packets += READ_ONCE(priv->txq[i].packets);
 		stats->tx_bytes += READ_ONCE(priv->txq[i].bytes);
 	}

@@ -22,6 +22,12 @@
 #     every 5th transmit of each (NETDEV_TX_BUSY): every queue requeued,
 #     one requeue counted per push-back, the device's tx bytes = the
 #     qdisc's = the classes' (nothing lost or charged twice);
+#   - the queue count changes: htbx_busydev with 16 TX queues, 2 used
+#     (ethtool -L's netif_set_real_num_tx_queues): 400 classes cost the
+#     kernel memory of 2 queues, not 16 (within 1.5 times a 2-queue
+#     dummy's); then the count goes 2, 4, 16, 1, 3, 16, 2 under traffic:
+#     the ceiling holds, every queue used sent, every packet counted once
+#     (what the stack's reset of a queue no longer used held, as dropped);
 #   - guarantees: 1:10 rate 10 and 1:20 rate 30 (ceil 40) under 1:1 40,
 #     both saturated on every queue: 10 and 30 within 2 %;
 #   - prio: 1:10 prio 0 and 1:20 prio 1, rate 5 each, ceil 40, both on
@@ -453,6 +459,109 @@ requeues() {
 	rmmod htbx_busydev	# unregisters busy0, in whichever netns
 }
 requeues
+
+# ---- the device's queue count changes (ethtool -L) ----
+#
+# htbx_busydev with 16 TX queues, of which it uses 2 at first: its
+# tx_queues is what a NIC's `ethtool -L` sets (netif_set_real_num_tx_queues:
+# the root qdisc is told, and the queues above the new count are reset).
+# A class has a node and a leaf on each queue the device uses, not on each
+# it could use: 400 classes take no more kernel memory (Slab) on busy0
+# than on a dummy with 2 queues, within 1.5 times (sized by the 16 it
+# could use, 8 times). Then, under traffic, the count goes 2, 4, 16, 1, 3,
+# 16, 2, a change every half second: the ceiling holds, every queue the
+# device used sent packets, and every packet is counted once, as sent or
+# as dropped (what a queue held when the device stopped using it is
+# dropped by the stack's reset, and counted).
+
+slab_kb() { awk '$1 == "Slab:" { print $2 }' /proc/meminfo; }
+
+# classes_kb: Slab grown by 400 classes (pfifo leaves) on $DEV's mq root.
+classes_kb() {
+	tc_a qdisc add dev "$DEV" root handle 1: htbx mq || return 1
+	_b=/tmp/htbx-mq-classes.$$
+	_i=1
+	while [ $_i -le 400 ]; do
+		printf 'class add dev %s parent 1: classid 1:%x htbx rate 1mbit\n' "$DEV" $_i
+		_i=$((_i + 1))
+	done >"$_b"
+	_k0=$(slab_kb)
+	tc_a -b "$_b" || { rm -f "$_b"; return 1; }
+	_k1=$(slab_kb)
+	rm -f "$_b"
+	tc_a qdisc del dev "$DEV" root
+	echo $((_k1 - _k0))
+}
+
+queue_count() {
+	_txq=/sys/module/htbx_busydev/parameters/tx_queues
+	mkdev 2 || { fail "queue count: dummy with 2 TX queues"; return; }
+	_kd=$(classes_kb) || { fail "queue count: 400 classes on a 2-queue dummy"; return; }
+	if ! modprobe htbx_busydev busy_every=0 queues=16 ||
+	   ! echo 2 >"$_txq"; then
+		fail "queue count: htbx_busydev with 16 TX queues, 2 used, loads"
+		return
+	fi
+	if ! "$IP" link set busy0 netns "$NS_A" ||
+	   ! in_a "$IP" link set busy0 up ||
+	   ! in_a "$IP" addr add 198.19.0.1/24 dev busy0; then
+		fail "queue count: busy0 up in $NS_A"
+		rmmod htbx_busydev
+		return
+	fi
+	in_a "$IP" link del "$DEV"
+	_saved=$DEV
+	DEV=busy0 NQ=2
+	if _kb=$(classes_kb); then
+		if [ "$_kb" -le $((_kd * 3 / 2)) ]; then
+			ok "queue count: a class has nodes on the queues used (400 classes: $_kb kB on 16 queues, 2 used; $_kd kB on 2 queues)"
+		else
+			fail "queue count: a class has nodes on the queues used" \
+				"400 classes: $_kb kB on 16 queues with 2 used, $_kd kB on 2 queues (want at most 1.5 times)"
+		fi
+	else
+		fail "queue count: 400 classes on busy0"
+	fi
+	if tc_a qdisc add dev "$DEV" root handle 1: htbx default 10 mq &&
+	   tc_a class add dev "$DEV" parent 1: classid 1:1 htbx $TOP &&
+	   tc_a class add dev "$DEV" parent 1:1 classid 1:10 htbx rate 5mbit ceil 40mbit burst 15k cburst 15k &&
+	   tc_a qdisc add dev "$DEV" parent 1:10 handle 10: fq_codel limit $LIMIT; then
+		pgsetup 5001 5001
+		# no queue set by a filter: the flow hash spreads the
+		# packets over the queues the device uses at the time
+		tc_a qdisc del dev "$DEV" clsact
+		pgstart
+		sh -c "for n in 4 16 1 3 16 2; do sleep 0.5; echo \$n >$_txq; done" &
+		_chg=$!
+		rates 3
+		wait $_chg
+		pgstop
+		near "queue count: 1:1 ceil 40mbit while the device's queues come and go" \
+			"$(rate_get "$R" 1:1)" 40 "$CEIL_LO" "$CEIL_HI" ceil
+		drained_counts "queue count"
+		_pk=$(cat /sys/module/htbx_busydev/parameters/tx_packets)
+		if printf '%s\n' "$_pk" | awk -F, 'NF != 16 { exit 1 } { for (i = 1; i <= NF; i++) if ($i + 0 < 1) exit 1 }'; then
+			ok "queue count: every queue the device used sent (per queue: $_pk)"
+		else
+			fail "queue count: every queue the device used sent" "per queue: $_pk"
+		fi
+		_tx=$(ns_txbytes "$NS_A" busy0)
+		_qb=$(root_line | awk '{ print $4 }')
+		_b1=$(cls_get "$(class_stats "$DEV")" 1:1 bytes)
+		if [ "${_tx:-0}" -gt 0 ] && [ "$_tx" = "$_qb" ] && [ "$_tx" = "$_b1" ]; then
+			ok "queue count: device tx = qdisc sent = 1:1 = $_tx bytes"
+		else
+			fail "queue count: device tx = qdisc sent = 1:1" \
+				"device $_tx, qdisc $_qb, 1:1 $_b1"
+		fi
+	else
+		fail "queue count: tree on busy0"
+	fi
+	tc_a qdisc del dev "$DEV" root 2>/dev/null
+	DEV=$_saved
+	rmmod htbx_busydev
+}
+queue_count
 
 # ---- guarantees and prio across queues (4 queues) ----
 
