@@ -145,11 +145,18 @@ static int htbx_queue_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 {
 	struct htbx_queue *t = qdisc_priv(sch);
 	struct qdisc_size_table *stab;
+	struct htbx_sched *q;
 
-	if (unlikely(!t->root)) {
-		__qdisc_drop(skb, to_free);
-		return NET_XMIT_DROP;
-	}
+	/*
+	 * A queue above the nodes the classes have: the device uses more
+	 * queues than it did and their nodes could not be allocated
+	 * (htbx_mq_change_real_num_tx), or the qdisc is going.
+	 */
+	if (unlikely(!t->root))
+		return qdisc_drop(skb, sch, to_free);
+	q = qdisc_priv(t->root);
+	if (unlikely(t->idx >= READ_ONCE(q->nq)))
+		return qdisc_drop(skb, sch, to_free);
 	stab = rcu_dereference_bh(t->root->stab);
 	if (stab)
 		htbx_stab_size(skb, stab);
@@ -161,8 +168,17 @@ static struct sk_buff *htbx_queue_qdisc_dequeue(struct Qdisc *sch)
 	return htbx_queue_dequeue(sch, qdisc_priv(sch));
 }
 
+/*
+ * A queue's qdisc is reset: by the stack when the device stops using the
+ * queue (netif_set_real_num_tx_queues(): the other queues go on), or goes
+ * down. What the queue held is lost, so it is counted as dropped, which
+ * keeps "sent + dropped" equal to what the qdisc took in; a packet the
+ * driver pushed back (gso_skb, skb_bad_txq) was counted as sent already.
+ */
 static void htbx_queue_qdisc_reset(struct Qdisc *sch)
 {
+	sch->qstats.drops += sch->q.qlen - skb_queue_len(&sch->gso_skb) -
+			     skb_queue_len(&sch->skb_bad_txq);
 	htbx_queue_reset(qdisc_priv(sch));
 }
 
@@ -246,7 +262,8 @@ int htbx_mq_init(struct Qdisc *sch, struct netlink_ext_ack *extack)
 		t->idx = i;
 		q->queue_qdiscs[i] = s;
 	}
-	q->nq = dev->num_tx_queues;
+	/* a class has a node on each queue the device uses */
+	q->nq = htbx_compat_real_num_tx(dev);
 	q->mq = true;
 	/* sch_tree_lock() of this qdisc is its own lock, as for mq */
 	sch->flags |= TCQ_F_MQROOT;
@@ -290,7 +307,7 @@ void htbx_mq_destroy(struct Qdisc *sch)
  * takes the lock of every queue's qdisc, under the htbx qdisc's own
  * (idle) lock, which tells lockdep that nesting them is ordered.
  */
-void htbx_mq_lock(struct Qdisc *sch)
+static void htbx_mq_lock_queues(struct Qdisc *sch, unsigned int n)
 	__acquires(qdisc_lock(sch))
 {
 	struct htbx_sched *q = qdisc_priv(sch);
@@ -298,11 +315,19 @@ void htbx_mq_lock(struct Qdisc *sch)
 
 	spin_lock_bh(qdisc_lock(sch));
 	/* sparse counts one context: the queues' locks net out here */
-	for (i = 0; i < q->nq; i++) {
+	for (i = 0; i < n; i++) {
 		spin_lock_nest_lock(qdisc_lock(q->queue_qdiscs[i]),
 				    qdisc_lock(sch));
 		__release(qdisc_lock(q->queue_qdiscs[i]));
 	}
+}
+
+void htbx_mq_lock(struct Qdisc *sch)
+	__acquires(qdisc_lock(sch))
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	htbx_mq_lock_queues(sch, q->nq);
 }
 
 void htbx_mq_unlock(struct Qdisc *sch)
@@ -589,6 +614,208 @@ void htbx_leaf_sync_work(struct work_struct *work)
 				      msecs_to_jiffies(HTBX_LEAF_SYNC_MS));
 }
 
+/* ---- nodes: one per class and queue the device uses ---- */
+
+/**
+ * htbx_mq_nodes_put - free the nodes of a class above queue 0
+ * @nodes: the class's mq_nodes (NULL: none)
+ * @n: nodes per class (q->nq): @nodes holds n - 1
+ *
+ * A node still holding a leaf puts it.
+ */
+void htbx_mq_nodes_put(struct htbx_node **nodes, unsigned int n)
+{
+	unsigned int i;
+
+	if (!nodes)
+		return;
+	for (i = 1; i < n; i++) {
+		if (!nodes[i - 1])
+			continue;
+		if (nodes[i - 1]->leaf)
+			htbx_leaf_put(nodes[i - 1]->leaf);
+		kfree(nodes[i - 1]);
+	}
+	kfree(nodes);
+}
+
+/**
+ * htbx_mq_nodes_new - the array of a class's nodes above queue 0, grown
+ * @old: the class's array for @from nodes per class, or NULL (@from 1)
+ * @from: nodes per class now
+ * @n: nodes per class wanted, at least @from
+ *
+ * The nodes of @old are taken over as they are (the queues' trees link
+ * them); those of queues @from .. @n - 1 are new and zeroed, set up by
+ * the caller. Charged to the caller's memory cgroup, as a class is.
+ *
+ * Return: the new array, or NULL (@old unchanged, nothing allocated).
+ */
+struct htbx_node **htbx_mq_nodes_new(struct htbx_node **old,
+				     unsigned int from, unsigned int n)
+{
+	struct htbx_node **nodes;
+	unsigned int i;
+
+	nodes = kcalloc(n - 1, sizeof(*nodes), GFP_KERNEL_ACCOUNT);
+	if (!nodes)
+		return NULL;
+	for (i = 1; i < n; i++) {
+		if (i < from) {
+			nodes[i - 1] = old[i - 1];
+			continue;
+		}
+		nodes[i - 1] = kzalloc(sizeof(**nodes), GFP_KERNEL_ACCOUNT);
+		if (!nodes[i - 1]) {
+			while (--i >= from)
+				kfree(nodes[i - 1]);
+			kfree(nodes);
+			return NULL;
+		}
+	}
+	return nodes;
+}
+
+static unsigned int htbx_class_depth(const struct htbx_class *cl)
+{
+	unsigned int depth = 0;
+
+	for (cl = cl->parent; cl; cl = cl->parent)
+		depth++;
+	return depth;
+}
+
+/*
+ * Node @i of @cl, new (queue @i was never used): set up as queue 0's
+ * node is configured, sharing its bucket, with a leaf like queue 0's: a
+ * copy of the one the user grafted (its options as the copies have
+ * them: htbx_leaf_sync hands on a later change), or a default pfifo.
+ * Not linked into the queue's tree yet. Under RTNL.
+ */
+static int htbx_mq_node_prepare(struct Qdisc *sch, struct htbx_class *cl,
+				struct htbx_node *p, unsigned int i)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct Qdisc *leaf0 = cl->node.leaf;
+
+	gnet_stats_basic_sync_init(&p->bstats);
+	p->cpu_bstats = cl->cpu_bstats;
+	htbx_node_setup(&p->core, &cl->node.core.cfg);
+	p->core.bucket = cl->bucket;
+	p->queue = qdisc_priv(q->queue_qdiscs[i]);
+	if (!leaf0)
+		return 0;
+	if (leaf0->handle)
+		p->leaf = htbx_clone_leaf(sch, leaf0, cl->leaf_opt, i,
+					  cl->common.classid, NULL);
+	else
+		p->leaf = qdisc_create_dflt(htbx_leaf_queue(sch, i),
+					    &pfifo_qdisc_ops,
+					    cl->common.classid, NULL);
+	return p->leaf ? 0 : -ENOMEM;
+}
+
+/**
+ * htbx_mq_change_real_num_tx - the device uses @n TX queues from now on
+ * @sch: the htbx qdisc, in mq mode and the device's root
+ * @n: the device's new real_num_tx_queues
+ *
+ * Called by the stack under RTNL before the device uses the new count
+ * (netif_set_real_num_tx_queues(), on ethtool -L). More queues than the
+ * classes have nodes for: every class gets a node on each new queue,
+ * set up and allocated first, then linked into the queues' trees with
+ * their locks held, parents before children; the shared buckets are left
+ * as they are, so the new nodes spend the class's tokens and add none.
+ * Fewer: nothing changes here; the stack resets the queues above @n
+ * (what they held is counted as dropped), and their nodes stay, idle,
+ * for when the device uses them again. Without memory for the new nodes
+ * the count stays, and the packets the stack sends to the new queues are
+ * dropped and counted as such; a later change tries again.
+ */
+void htbx_mq_change_real_num_tx(struct Qdisc *sch, unsigned int n)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct htbx_node ***grown, **old;
+	unsigned int from = q->nq, h, i, k, depth;
+	struct htbx_class *cl, *parent;
+	struct htbx_node *p;
+	u64 now;
+
+	if (n <= from || n > qdisc_dev(sch)->num_tx_queues)
+		return;
+	grown = kvcalloc(q->clhash.hashelems ?: 1, sizeof(*grown),
+			 GFP_KERNEL_ACCOUNT);
+	if (!grown)
+		goto nomem;
+	/* RTNL keeps the hash of classes as it is: the same order twice */
+	k = 0;
+	for (h = 0; h < q->clhash.hashsize; h++) {
+		hlist_for_each_entry(cl, &q->clhash.hash[h], common.hnode) {
+			grown[k] = htbx_mq_nodes_new(cl->mq_nodes, from, n);
+			if (!grown[k])
+				goto undo;
+			for (i = from; i < n; i++)
+				if (htbx_mq_node_prepare(sch, cl,
+							 grown[k][i - 1], i)) {
+					k++;
+					goto undo;
+				}
+			k++;
+		}
+	}
+
+	htbx_mq_lock_queues(sch, n);
+	now = htbx_clock_ns();
+	for (depth = 0; depth < HTBX_CORE_MAXDEPTH; depth++) {
+		k = 0;
+		for (h = 0; h < q->clhash.hashsize; h++) {
+			hlist_for_each_entry(cl, &q->clhash.hash[h],
+					     common.hnode) {
+				if (htbx_class_depth(cl) != depth) {
+					k++;
+					continue;
+				}
+				swap(cl->mq_nodes, grown[k]);
+				k++;
+				parent = cl->parent;
+				for (i = from; i < n; i++) {
+					p = htbx_node_at(cl, i);
+					htbx_core_add(&p->queue->core, &p->core,
+						      parent ?
+						      &htbx_node_at(parent, i)->core :
+						      NULL, now);
+				}
+			}
+		}
+	}
+	WRITE_ONCE(q->nq, n);
+	htbx_mq_unlock(sch);
+
+	/* the old arrays; their nodes are the new arrays' */
+	for (h = 0; h < q->clhash.hashelems; h++)
+		kfree(grown[h]);
+	kvfree(grown);
+	return;
+
+undo:
+	/* grown[0 .. k - 1]: the new nodes are freed, the old ones kept */
+	while (k-- > 0) {
+		old = grown[k];
+		if (!old)
+			continue;
+		for (i = from; i < n; i++) {
+			if (old[i - 1] && old[i - 1]->leaf)
+				htbx_leaf_put(old[i - 1]->leaf);
+			kfree(old[i - 1]);
+		}
+		kfree(old);
+	}
+	kvfree(grown);
+nomem:
+	netdev_warn(qdisc_dev(sch), "htbx: no memory for nodes on TX queues %u..%u: their packets are dropped\n",
+		    from, n - 1);
+}
+
 /* ---- dumps: the sums of the queues ---- */
 
 /* mq: add what node @p counted to a class's @qs, @xs and @qlen. */
@@ -650,7 +877,8 @@ void htbx_mq_sum(struct Qdisc *sch, u64 *direct_pkts, u64 *budget_hits)
 	memset(&sch->qstats, 0, sizeof(sch->qstats));
 	*direct_pkts = 0;
 	*budget_hits = 0;
-	for (i = 0; i < q->nq; i++) {
+	/* every queue: one above the nodes counts its drops */
+	for (i = 0; i < qdisc_dev(sch)->num_tx_queues; i++) {
 		/* gone already when the qdisc is being deleted */
 		s = q->queue_qdiscs[i];
 		if (!s)

@@ -13,7 +13,8 @@
  *
  * Setup and teardown, under RTNL:
  *   htbx_mq_init(sch, extack)		a queue's qdisc for every TX queue
- *					of the device (htbx_init, mq given)
+ *					of the device (htbx_init, mq given);
+ *					classes get nodes on those it uses
  *   htbx_mq_destroy(sch)		any qdisc (mq or not): the leaf sync
  *					stops; queues' qdiscs not attached
  *					yet are put, attached ones forget
@@ -41,6 +42,13 @@
  *   htbx_leaf_sync_work(work)		the look for a changed leaf, every
  *					HTBX_LEAF_SYNC_MS while a class has
  *					one to follow (q->leaf_sync)
+ *
+ * Nodes, under RTNL:
+ *   htbx_mq_nodes_new(old, from, n)	a class's nodes above queue 0, for n
+ *					queues (those of old kept)
+ *   htbx_mq_nodes_put(nodes, n)	free them, their leaves with them
+ *   htbx_mq_change_real_num_tx(sch, n)	the device uses n TX queues: a
+ *					node of every class on each new one
  *
  * Dumps, under RTNL; each takes one queue's lock at a time:
  *   htbx_mq_sum(sch, &direct_pkts, &budget_hits)  the qdisc's counters,
@@ -75,6 +83,11 @@ struct Qdisc *htbx_clone_leaf(struct Qdisc *sch, const struct Qdisc *leaf0,
 			      struct netlink_ext_ack *extack);
 void htbx_leaf_put(struct Qdisc *leaf);
 void htbx_leaf_sync_work(struct work_struct *work);
+
+struct htbx_node **htbx_mq_nodes_new(struct htbx_node **old,
+				     unsigned int from, unsigned int n);
+void htbx_mq_nodes_put(struct htbx_node **nodes, unsigned int n);
+void htbx_mq_change_real_num_tx(struct Qdisc *sch, unsigned int n);
 
 void htbx_mq_sum(struct Qdisc *sch, u64 *direct_pkts, u64 *budget_hits);
 void htbx_mq_class_stats(struct Qdisc *sch, struct htbx_class *cl,

@@ -73,7 +73,12 @@ struct htbx_class {
 
 	/* mq mode */
 	struct htbx_bstats_cpu __percpu *cpu_bstats;	/* what its nodes sent */
-	struct htbx_node	*mq_nodes;	/* on queues 1 .. nq - 1 */
+	/*
+	 * on queues 1 .. nq - 1, each node its own allocation: a node is
+	 * linked into its queue's tree, so when the device uses more queues
+	 * the array grows (htbx_mq_change_real_num_tx) and the nodes stay
+	 */
+	struct htbx_node	**mq_nodes;
 	struct htbx_bucket	*bucket;	/* shared by its nodes */
 	struct nlattr		*leaf_opt;	/* the options its copies have */
 };
@@ -110,8 +115,12 @@ struct htbx_sched {
 
 	/* mq mode: one qdisc per TX queue, grafted by htbx_attach() */
 	bool			mq;
-	unsigned int		nq;		/* nodes per class */
-	struct Qdisc		**queue_qdiscs;	/* [nq], htbx_queue_ops */
+	/*
+	 * nodes per class: the most TX queues the device has used since
+	 * the qdisc was made (real_num_tx_queues); a queue above it drops
+	 */
+	unsigned int		nq;
+	struct Qdisc		**queue_qdiscs;	/* [num_tx_queues], htbx_queue_ops */
 	bool			attached;	/* the TX queues hold them */
 	struct delayed_work	leaf_sync;	/* htbx_leaf_sync_work() */
 };
@@ -125,7 +134,7 @@ static inline struct htbx_node *htbx_node_of(const struct htbx_core_node *c)
 static inline struct htbx_node *htbx_node_at(struct htbx_class *cl,
 					     unsigned int i)
 {
-	return i ? &cl->mq_nodes[i - 1] : &cl->node;
+	return i ? cl->mq_nodes[i - 1] : &cl->node;
 }
 
 /* Queue @i (0 without mq). */

@@ -438,8 +438,9 @@ void htbx_queue_reset(struct htbx_queue *t)
 	struct htbx_node *p;
 	unsigned int i;
 
-	if (t->root) {
-		q = qdisc_priv(t->root);
+	q = t->root ? qdisc_priv(t->root) : NULL;
+	/* mq: a queue above the classes' nodes has none (htbx_mq_init) */
+	if (q && t->idx < htbx_nq(q)) {
 		for (i = 0; i < q->clhash.hashsize; i++) {
 			hlist_for_each_entry(cl, &q->clhash.hash[i],
 					     common.hnode) {
@@ -773,17 +774,15 @@ static void htbx_adj_info_cfg(struct htbx_adj_info *w, u32 classid,
 static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	unsigned int i;
 
-	for (i = 0; i < htbx_nq(q); i++)
-		if (htbx_node_at(cl, i)->leaf)
-			htbx_leaf_put(htbx_node_at(cl, i)->leaf);
+	if (cl->node.leaf)
+		htbx_leaf_put(cl->node.leaf);
+	htbx_mq_nodes_put(cl->mq_nodes, htbx_nq(q));
 	gen_kill_estimator(&cl->rate_est);
 	tcf_block_put(cl->block);
 	free_percpu(cl->cpu_bstats);
 	kfree(cl->leaf_opt);
 	kfree(cl->bucket);
-	kfree(cl->mq_nodes);
 	kfree(cl);
 }
 
@@ -995,8 +994,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (!cl)
 		return -ENOBUFS;
 	if (q->mq) {
-		cl->mq_nodes = kcalloc(q->nq - 1, sizeof(*cl->mq_nodes),
-				       GFP_KERNEL_ACCOUNT);
+		cl->mq_nodes = htbx_mq_nodes_new(NULL, 1, q->nq);
 		cl->bucket = kzalloc(sizeof(*cl->bucket), GFP_KERNEL_ACCOUNT);
 		cl->cpu_bstats = __netdev_alloc_pcpu_stats(struct htbx_bstats_cpu,
 							   GFP_KERNEL_ACCOUNT);
@@ -1096,7 +1094,7 @@ err_free:
 	kfree(old_leaves);
 	free_percpu(cl->cpu_bstats);
 	kfree(cl->bucket);
-	kfree(cl->mq_nodes);
+	htbx_mq_nodes_put(cl->mq_nodes, htbx_nq(q));
 	kfree(cl);
 	return err;
 }
@@ -1574,6 +1572,15 @@ static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 	return htbx_change(sch, opt, extack);
 }
 
+/* The device uses @n TX queues from now on (ethtool -L). */
+static void htbx_change_real_num_tx(struct Qdisc *sch, unsigned int n)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+
+	if (q->mq)
+		htbx_mq_change_real_num_tx(sch, n);
+}
+
 /*
  * The qdisc becomes the device's root. Without mq it is every TX queue's
  * qdisc, as qdisc_graft() makes a qdisc without .attach (and as htb's
@@ -1655,6 +1662,7 @@ static struct Qdisc_ops htbx_qdisc_ops __read_mostly = {
 	.destroy	=	htbx_destroy,
 	.change		=	htbx_change,
 	.attach		=	htbx_attach,
+	HTBX_OPS_CHANGE_REAL_NUM_TX(htbx_change_real_num_tx)
 	.dump		=	htbx_dump,
 	.owner		=	THIS_MODULE,
 };

@@ -248,6 +248,19 @@ static int fn##_noextack(struct Qdisc *sch, unsigned long arg)		\
 #endif
 
 /*
+ * Qdisc_ops.change_real_num_tx(): the root qdisc is told before the
+ * device uses another number of TX queues (ethtool -L). Without it mq
+ * mode gives a class a node on every queue the device has, used or not.
+ */
+#ifdef HTBX_COMPAT_HAVE_CHANGE_REAL_NUM_TX
+#define htbx_compat_real_num_tx(dev)	((dev)->real_num_tx_queues)
+#define HTBX_OPS_CHANGE_REAL_NUM_TX(fn)	.change_real_num_tx = fn,
+#else
+#define htbx_compat_real_num_tx(dev)	((dev)->num_tx_queues)
+#define HTBX_OPS_CHANGE_REAL_NUM_TX(fn)
+#endif
+
+/*
  * modinfo sch_htbx's "compat" field: the kernel features this build had to
  * do without, space separated ("" when none), e.g. a 5.10 build's refused
  * class deletes carry no message.
