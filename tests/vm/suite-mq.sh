@@ -30,6 +30,9 @@
 #     (what the stack's reset of a queue no longer used held, as dropped);
 #   - guarantees: 1:10 rate 10 and 1:20 rate 30 (ceil 40) under 1:1 40,
 #     both saturated on every queue: 10 and 30 within 2 %;
+#   - a class's mode and tokens in a dump are its buckets': 1:20 fed on
+#     queues 1-3 only borrows, and shows may_borrow with tokens below 0
+#     (queue 0's idle node alone has full tokens);
 #   - prio: 1:10 prio 0 and 1:20 prio 1, rate 5 each, ceil 40, both on
 #     every queue, and 1:10 on queue 0 only: the excess goes to prio 0,
 #     35 within 2 %, 1:20 5 and at most 2 % of the ceiling more (plain
@@ -633,6 +636,33 @@ prio() {
 }
 prio "both classes on every queue" ""
 prio "prio 0 on queue 0 only" uneven
+
+# bucket_dump: a class's tokens and mode in a dump are its buckets'. 1:10
+# fed on queue 0 only, 1:20 on the other queues only, each rate 5 ceil 40
+# (uneven): both send about 20, on their parent's excess. 1:20's node on
+# queue 0 never sent and holds full tokens of its own; the class is in
+# debt on the others, and its dump says so: may_borrow, tokens below 0.
+bucket_dump() {
+	if ! tc_a qdisc del dev "$DEV" root ||
+	   ! tree "rate 5mbit ceil 40mbit" "rate 5mbit ceil 40mbit"; then
+		fail "dump: tree"
+		return
+	fi
+	pgsetup 5001 5002 uneven
+	pgstart
+	wait_until 10 root_sent_some
+	_l=$(tc_a -s -d class show dev "$DEV" classid 1:20 |
+		sed -n 's/^ *mode: \([a-z_]*\) .* tokens_ns: \(-\{0,1\}[0-9]*\) .*/\1 \2/p')
+	pgstop
+	set -- $_l
+	if [ "${1:-}" = may_borrow ] && [ "${2:-0}" -lt 0 ]; then
+		ok "dump: a class fed on queues 1-3 only shows its buckets' mode and tokens (mode $1, tokens_ns $2)"
+	else
+		fail "dump: a class fed on queues 1-3 only shows its buckets' mode and tokens" \
+			"mode ${1:-none}, tokens_ns ${2:-none} (want may_borrow, below 0: queue 0's node alone is idle and full)"
+	fi
+}
+bucket_dump
 
 # quantum NAME FEED: 1:10 rate 5 and 1:20 rate 15, one prio, quantum
 # 1500 both, ceil 40 under 40: the excess (20) goes by quantum, 10 each,
