@@ -830,6 +830,8 @@ static void htbx_node_stats(const struct htbx_node *p,
 	xs->lends += p->core.lends;
 	xs->borrows += p->core.borrows;
 	xs->giants += p->core.giants;
+	if (!p->core.level)
+		xs->deficit += p->core.deficit[0];
 	if (p->leaf) {
 		qdisc_qstats_qlen_backlog(p->leaf, &n, &b);
 		*qlen += n;
@@ -842,7 +844,10 @@ static void htbx_node_stats(const struct htbx_node *p,
  * A class's counts on every queue, for its dump: each queue's node under
  * that queue's lock, one queue at a time, as mq_dump() reads its queues:
  * the data path counts without marked accesses (a marked increment costs
- * single-queue mode two instructions per level and packet).
+ * single-queue mode two instructions per level and packet). The deficit
+ * is the queues' sum too. The tokens and the mode are the class's
+ * buckets', which every queue spends: queue 0's node alone may be idle
+ * with full tokens while the class is in debt on the others.
  */
 void htbx_mq_class_stats(struct Qdisc *sch, struct htbx_class *cl,
 			 struct gnet_stats_queue *qs,
@@ -850,8 +855,14 @@ void htbx_mq_class_stats(struct Qdisc *sch, struct htbx_class *cl,
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	unsigned int i;
+	s64 wait;
+	u64 now;
 
+	now = htbx_clock_ns();
+	htbx_share_toks(&cl->node.core, now, &xs->tokens, &xs->ctokens);
+	xs->mode = htbx_core_mode(&cl->node.core, now, &wait);
 	xs->lends = xs->borrows = xs->giants = 0;
+	xs->deficit = 0;
 	for (i = 0; i < q->nq; i++) {
 		if (!q->queue_qdiscs[i])
 			continue;	/* the qdisc is going */
