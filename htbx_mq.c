@@ -490,6 +490,13 @@ struct Qdisc *htbx_clone_leaf(struct Qdisc *sch, const struct Qdisc *leaf0,
 	c = qdisc_create_dflt(htbx_leaf_queue(sch, i), &w->ops, classid,
 			      &ext);
 	w->opt = NULL;
+	/*
+	 * What a copy drops it does not report up the tree: the htbx qdisc's
+	 * counters are written under queue 0's lock (htbx_mq_sum), and the
+	 * copy's queue follows its counts itself (htbx_mq_follow).
+	 */
+	if (c)
+		c->flags |= TCQ_F_NOPARENT;
 	if (!c && ext._msg)
 		htbx_extack_msg(extack, &ext);
 	else if (!c)
@@ -712,7 +719,10 @@ static int htbx_mq_node_prepare(struct Qdisc *sch, struct htbx_class *cl,
 		p->leaf = qdisc_create_dflt(htbx_leaf_queue(sch, i),
 					    &pfifo_qdisc_ops,
 					    cl->common.classid, NULL);
-	return p->leaf ? 0 : -ENOMEM;
+	if (!p->leaf)
+		return -ENOMEM;
+	p->leaf->flags |= TCQ_F_NOPARENT;	/* as a copy (htbx_clone_leaf) */
+	return 0;
 }
 
 /**
@@ -879,13 +889,14 @@ void htbx_mq_class_stats(struct Qdisc *sch, struct htbx_class *cl,
 void htbx_mq_sum(struct Qdisc *sch, u64 *direct_pkts, u64 *budget_hits)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
+	struct gnet_stats_basic_sync bstats;
+	struct gnet_stats_queue qstats = {};
 	struct htbx_queue *t;
 	struct Qdisc *s;
 	unsigned int i;
+	u32 qlen = 0;
 
-	sch->q.qlen = 0;
-	gnet_stats_basic_sync_init(&sch->bstats);
-	memset(&sch->qstats, 0, sizeof(sch->qstats));
+	gnet_stats_basic_sync_init(&bstats);
 	*direct_pkts = 0;
 	*budget_hits = 0;
 	/* every queue: one above the nodes counts its drops */
@@ -896,14 +907,29 @@ void htbx_mq_sum(struct Qdisc *sch, u64 *direct_pkts, u64 *budget_hits)
 			continue;
 		t = qdisc_priv(s);
 		spin_lock_bh(qdisc_lock(s));
-		htbx_bstats_add(&sch->bstats, &s->bstats);
-		sch->qstats.backlog += s->qstats.backlog;
-		sch->qstats.drops += s->qstats.drops;
-		sch->qstats.requeues += s->qstats.requeues;
-		sch->qstats.overlimits += t->core.overlimits;
-		sch->q.qlen += s->q.qlen;
+		htbx_bstats_add(&bstats, &s->bstats);
+		qstats.backlog += s->qstats.backlog;
+		qstats.drops += s->qstats.drops;
+		qstats.requeues += s->qstats.requeues;
+		qstats.overlimits += t->core.overlimits;
+		qlen += s->q.qlen;
 		*direct_pkts += t->direct_pkts;
 		*budget_hits += t->core.budget_hits;
 		spin_unlock_bh(qdisc_lock(s));
 	}
+	/*
+	 * The leaf the user grafted, on queue 0, reports what it drops up
+	 * the tree (qdisc_tree_reduce_backlog()) to this qdisc's counters,
+	 * under queue 0's lock; so they are written under it here too. The
+	 * copies on the other queues report nothing (TCQ_F_NOPARENT).
+	 */
+	s = q->queue_qdiscs[0];
+	if (!s)
+		return;	/* the qdisc is going: the last sums stay */
+	spin_lock_bh(qdisc_lock(s));
+	gnet_stats_basic_sync_init(&sch->bstats);
+	htbx_bstats_add(&sch->bstats, &bstats);
+	sch->qstats = qstats;
+	sch->q.qlen = qlen;
+	spin_unlock_bh(qdisc_lock(s));
 }

@@ -786,12 +786,21 @@ static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
 	kfree(cl);
 }
 
-/* A pfifo leaf for node @i of class @classid. */
+/*
+ * A pfifo leaf for node @i of class @classid. Above queue 0 (mq) it is
+ * not in the tree tc sees, and reports nothing up it, as a copy
+ * (htbx_clone_leaf).
+ */
 static struct Qdisc *htbx_new_leaf(struct Qdisc *sch, unsigned int i,
 				   u32 classid, struct netlink_ext_ack *extack)
 {
-	return qdisc_create_dflt(htbx_leaf_queue(sch, i), &pfifo_qdisc_ops,
+	struct Qdisc *leaf;
+
+	leaf = qdisc_create_dflt(htbx_leaf_queue(sch, i), &pfifo_qdisc_ops,
 				 classid, extack);
+	if (leaf && i)
+		leaf->flags |= TCQ_F_NOPARENT;
+	return leaf;
 }
 
 /* Free @n leaves of @leaves (some may be NULL) and the array. */
