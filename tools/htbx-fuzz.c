@@ -12,8 +12,8 @@
  * devices, churns trees on them, and ends by deleting the namespace with
  * whatever trees are left inside.
  *
- * Operations: RTM_NEWQDISC (root htbx, nested htbx, leaf qdiscs of ten
- * kinds) / RTM_DELQDISC, RTM_NEWTCLASS (add, change, replace) /
+ * Operations: RTM_NEWQDISC (root htbx, nested htbx, leaf qdiscs of
+ * fifteen kinds) / RTM_DELQDISC, RTM_NEWTCLASS (add, change, replace) /
  * RTM_DELTCLASS, RTM_NEWTFILTER / RTM_DELTFILTER (matchall to a class),
  * device down/up. Some class and root qdisc requests carry a rate
  * estimator (TCA_RATE), mostly a valid one: on classes also in mq mode,
@@ -21,8 +21,10 @@
  * and beyond every edge of their range, with wrong lengths, unknown types
  * and random bytes; class ids and parents from a small space, so that
  * trees grow to depth 9 (one past htbx's limit) and requests name classes
- * that do and do not exist. A sender thread keeps packets flowing through both devices
- * (AF_PACKET, SO_PRIORITY naming a class) while all this happens.
+ * that do and do not exist. A sender thread keeps packets flowing through
+ * both devices (AF_PACKET, SO_PRIORITY naming a class, IPv4 from many
+ * addresses so that the stack spreads them over every TX queue) while all
+ * this happens.
  *
  * Checked from dumps every 64 operations and at the end of each round:
  *   - every class's parent is the qdisc or a class that exists;
@@ -390,22 +392,51 @@ static pthread_mutex_t fz_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t fz_cond = PTHREAD_COND_INITIALIZER;
 static int fz_paused, fz_idle, fz_stop;
 
+/* The IPv4 header checksum of the LEN bytes at P. */
+static uint16_t fz_ipsum(const unsigned char *p, size_t len)
+{
+	uint32_t sum = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += p[i] << 8 | p[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
+}
+
+/*
+ * The sender: frames of 60..1514 bytes to both devices, each naming a
+ * class by its priority. The stack picks a frame's TX queue by the hash
+ * of its flow (AF_PACKET sets no queue, and no device here has XPS or a
+ * queue selector of its own), and a frame without an IP header hashes
+ * the same every time, so it would reach one queue only: each frame is
+ * IPv4 from an address of its own (198.18.0.0/15, for benchmarks), which
+ * spreads the frames over every queue the device has at the moment. They
+ * go to a unicast MAC address that is no one's: a veth's peer drops them
+ * as another host's as soon as they reach its IP layer. PACKET_QDISC_BYPASS
+ * stays off, so every frame goes through the qdiscs.
+ */
 static void *fz_sender(void *arg)
 {
-	unsigned char frame[1514];
+	unsigned char frame[1514], *ip = frame + ETH_HLEN;
 	struct sockaddr_ll ll = { .sll_family = AF_PACKET };
 	uint64_t s = (uintptr_t)arg | 1;
 	int fd, i, prio;
 	size_t len;
+	uint16_t sum;
 
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return NULL;
 	memset(frame, 0, sizeof(frame));
-	memset(frame, 0xff, 6);			/* broadcast */
-	frame[6] = 0x02;
-	frame[12] = 0x88;			/* local experimental ethertype */
-	frame[13] = 0xb5;
+	memcpy(frame, "\x02\0\0\0\0\x01\x02\0\0\0\0\x02", 12);
+	frame[12] = ETH_P_IP >> 8;
+	frame[13] = ETH_P_IP & 0xff;
+	ip[0] = 0x45;				/* IPv4, 20-byte header */
+	ip[8] = 1;				/* TTL */
+	ip[9] = 253;				/* for experiments */
+	memcpy(ip + 12, "\xc6\x12\0\0\xc6\x13\0\x01", 8);
 	for (;;) {
 		pthread_mutex_lock(&fz_lock);
 		while (fz_paused && !fz_stop) {
@@ -422,13 +453,23 @@ static void *fz_sender(void *arg)
 			s ^= s >> 7;
 			s ^= s << 17;
 			ll.sll_ifindex = fz_ifindex[s % FZ_NDEV];
-			ll.sll_protocol = htons(0x88b5);
+			ll.sll_protocol = htons(ETH_P_IP);
 			ll.sll_halen = 6;
-			memset(ll.sll_addr, 0xff, 6);
+			memcpy(ll.sll_addr, frame, 6);
 			/* skb->priority 1:N picks class N directly (as htb) */
 			prio = (1 << 16) | (unsigned int)((s >> 8) % (FZ_MINORS + 2));
 			setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &prio, sizeof(prio));
 			len = 60 + (s >> 20) % (sizeof(frame) - 60);
+			/* length, source 198.18.x.y: the flow, and so the queue */
+			ip[2] = (len - ETH_HLEN) >> 8;
+			ip[3] = (len - ETH_HLEN) & 0xff;
+			ip[13] = 0x12 | ((s >> 32) & 1);
+			ip[14] = s >> 40;
+			ip[15] = s >> 48;
+			ip[10] = ip[11] = 0;
+			sum = fz_ipsum(ip, 20);
+			ip[10] = sum >> 8;
+			ip[11] = sum & 0xff;
 			if (sendto(fd, frame, len, MSG_DONTWAIT,
 				   (struct sockaddr *)&ll, sizeof(ll)) > 0)
 				__atomic_add_fetch(&fz_stat.sent, 1, __ATOMIC_RELAXED);
