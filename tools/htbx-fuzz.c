@@ -8,9 +8,9 @@
  * Runs OPS operations (default 10000) drawn from a xorshift generator
  * seeded with SEED (default 1): the same seed gives the same sequence of
  * requests. It works in network namespaces of its own (unshare), so it
- * leaves nothing behind: each round creates a namespace with two dummy
- * devices, churns trees on them, and ends by deleting the namespace with
- * whatever trees are left inside.
+ * leaves nothing behind: each round creates a namespace with two devices,
+ * churns trees on them, and ends by deleting the namespace with whatever
+ * trees are left inside.
  *
  * Operations: RTM_NEWQDISC (root htbx, nested htbx, leaf qdiscs of
  * fifteen kinds) / RTM_DELQDISC, RTM_NEWTCLASS (add, change, replace) /
@@ -36,12 +36,21 @@
  * unless the tc core refused it before sch_htbx saw it (ENOENT, EEXIST,
  * EBUSY and the like).
  *
- * -q QUEUES (default 1): the dummy devices get that many TX queues and
+ * -q QUEUES (default 1): the devices get that many TX and RX queues and
  * most root qdiscs ask for mq mode (one scheduler per queue), the rest
- * are single-queue htbx on the same devices.
+ * are single-queue htbx on the same devices. Device fz0 is a dummy, fz1
+ * a veth (its peer up in the same namespace; with one queue both are
+ * dummies), whose real TX queue count an operation changes under traffic
+ * as `ethtool -L fz1 rx N tx K` does (SIOCETHTOOL, ETHTOOL_SCHANNELS; K
+ * from 1..N). veth takes that from Linux 5.14: before, the kernel answers
+ * EOPNOTSUPP, counted as unsupported; any other refusal is a violation.
+ * The end of the run prints how many queue-count changes were made and
+ * how many were unsupported.
  *
  * Prints TAP lines and exits 1 on an invariant violation or a refusal
- * without extack, 0 otherwise. Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN).
+ * without extack, 0 otherwise. Needs CAP_NET_ADMIN and CAP_SYS_ADMIN, in
+ * the initial namespaces or in a user namespace of its own (unshare -Urn):
+ * a veth and its channels are the namespace owner's to change.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -54,10 +63,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/ethtool.h>
 #include <linux/if_ether.h>
 #include <linux/if_link.h>
 #include <linux/gen_stats.h>
@@ -66,6 +77,8 @@
 #include <linux/pkt_cls.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
+#include <linux/sockios.h>
+#include <linux/veth.h>
 
 #include "../include/uapi/linux/pkt_sched_htbx.h"
 #include "nlmsg.h"
@@ -73,6 +86,7 @@
 #define FZ_BUFSZ	8192
 #define FZ_MINORS	24	/* class minors 1..FZ_MINORS */
 #define FZ_NDEV		2
+#define FZ_VETH		1	/* with -q N > 1, device 1 is a veth */
 #define FZ_ROUND_OPS	400	/* operations per namespace */
 #define FZ_CHECK_EVERY	64
 
@@ -93,6 +107,7 @@ static struct {
 	unsigned long ops, accepted, refused, no_extack, violations, checks;
 	unsigned long rounds, sent;
 	unsigned long est;	/* class requests with an estimator taken */
+	unsigned long txq, txq_unsupp;	/* ethtool -L: made, EOPNOTSUPP */
 } fz_stat;
 
 static uint64_t fz_rand(void)
@@ -351,22 +366,45 @@ static void fz_qdisc_opts(struct fz_req *req)
 /* ------------------------------------------------------------ devices */
 
 static int fz_ifindex[FZ_NDEV];
+static int fz_ioc = -1;		/* a socket of the round's namespace, for ioctls */
 
-static int fz_link_add(const char *name)
+/* The attributes of device NAME: its name, queue length and queue counts. */
+static void fz_link_attrs(struct fz_req *req, const char *name)
+{
+	fz_put_str(req, IFLA_IFNAME, name);
+	fz_put(req, IFLA_TXQLEN, &(uint32_t){ 1000 }, 4);
+	fz_put(req, IFLA_NUM_TX_QUEUES, &(uint32_t){ fz_nq }, 4);
+	fz_put(req, IFLA_NUM_RX_QUEUES, &(uint32_t){ fz_nq }, 4);
+}
+
+/*
+ * A dummy device NAME, or with PEER a veth pair NAME and PEER in this
+ * namespace, each end with fz_nq TX and RX queues. A veth's real TX queue
+ * count can change under its qdiscs (ethtool -L, from Linux 5.14); a
+ * dummy's cannot.
+ */
+static int fz_link_add(const char *name, const char *peer)
 {
 	struct fz_req req;
-	struct nlattr *li;
+	struct nlattr *li, *data, *pi;
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
 	const char *ext;
 
 	memset(&req, 0, sizeof(req.n) + sizeof(req.i));
 	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
 	req.n.nlmsg_type = RTM_NEWLINK;
 	req.n.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
-	fz_put_str(&req, IFLA_IFNAME, name);
-	fz_put(&req, IFLA_TXQLEN, &(uint32_t){ 1000 }, 4);
-	fz_put(&req, IFLA_NUM_TX_QUEUES, &(uint32_t){ fz_nq }, 4);
+	fz_link_attrs(&req, name);
 	li = fz_put(&req, IFLA_LINKINFO, NULL, 0);
-	fz_put_str(&req, IFLA_INFO_KIND, "dummy");
+	fz_put_str(&req, IFLA_INFO_KIND, peer ? "veth" : "dummy");
+	if (peer) {
+		/* the peer's own ifinfomsg, then its attributes */
+		data = fz_put(&req, IFLA_INFO_DATA, NULL, 0);
+		pi = fz_put(&req, VETH_INFO_PEER, &ifi, sizeof(ifi));
+		fz_link_attrs(&req, peer);
+		nlmsg_nest_end(&req.n, pi);
+		nlmsg_nest_end(&req.n, data);
+	}
 	nlmsg_nest_end(&req.n, li);
 	return fz_talk(&req, &ext);
 }
@@ -384,6 +422,34 @@ static int fz_link_updown(int ifindex, int up)
 	req.i.ifi_change = IFF_UP;
 	req.i.ifi_flags = up ? IFF_UP : 0;
 	return fz_talk(&req, &ext);
+}
+
+/*
+ * ethtool -L fz1 rx N tx K, K drawn here from 1..N: the veth's real TX
+ * queue count changes under its qdiscs, as the sender's packets go
+ * through them. The queues past K are reset (and an mq root's qdiscs on
+ * them go quiet), the carrier of both ends goes off and on (the stack
+ * deactivates and activates every queue's qdisc). RX stays at N: veth
+ * takes no zero count, and the peer's TX queues send to these RX queues.
+ * 0, or -errno of GCHANNELS or SCHANNELS (-EOPNOTSUPP before 5.14).
+ */
+static int fz_set_txq(void)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	unsigned int k = 1 + fz_below(fz_nq);
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "fz%d", FZ_VETH);
+	ifr.ifr_data = (void *)&ch;
+	if (ioctl(fz_ioc, SIOCETHTOOL, &ifr))
+		return -errno;
+	ch.cmd = ETHTOOL_SCHANNELS;
+	ch.rx_count = fz_nq;
+	ch.tx_count = k;
+	if (ioctl(fz_ioc, SIOCETHTOOL, &ifr))
+		return -errno;
+	return 0;
 }
 
 /* ------------------------------------------------------------ traffic */
@@ -834,6 +900,16 @@ static void fz_op(void)
 			err = fz_talk(&req, &ext);
 			fz_outcome(err, ext, 0, "filter del");
 		}
+	} else if (pick >= 97 && fz_nq > 1) {	/* ethtool -L on the veth */
+		err = fz_set_txq();
+		fz_stat.ops++;
+		if (!err)
+			fz_stat.txq++;
+		else if (err == -EOPNOTSUPP)
+			fz_stat.txq_unsupp++;
+		else
+			fz_fail("ethtool -L fz%d rx %u tx K: %s", FZ_VETH,
+				fz_nq, strerror(-err));
 	} else {			/* device down and up again */
 		err = fz_link_updown(ifi, 0);
 		fz_outcome(err, NULL, 0, "link down");
@@ -879,13 +955,23 @@ static int fz_round(unsigned long ops)
 		perror("htbx-fuzz: netlink");
 		return -1;
 	}
+	fz_ioc = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fz_ioc < 0) {
+		perror("htbx-fuzz: socket");
+		return -1;
+	}
 	for (d = 0; d < FZ_NDEV; d++) {
-		char name[IFNAMSIZ];
+		char name[IFNAMSIZ], peer[IFNAMSIZ];
+		int veth = fz_nq > 1 && d == FZ_VETH;
 
 		snprintf(name, sizeof(name), "fz%d", d);
-		if (fz_link_add(name) || !(fz_ifindex[d] = if_nametoindex(name)) ||
-		    fz_link_updown(fz_ifindex[d], 1)) {
-			fprintf(stderr, "htbx-fuzz: cannot create dummy device %s\n", name);
+		snprintf(peer, sizeof(peer), "fz%dp", d);
+		if (fz_link_add(name, veth ? peer : NULL) ||
+		    !(fz_ifindex[d] = if_nametoindex(name)) ||
+		    fz_link_updown(fz_ifindex[d], 1) ||
+		    (veth && fz_link_updown(if_nametoindex(peer), 1))) {
+			fprintf(stderr, "htbx-fuzz: cannot create %s device %s\n",
+				veth ? "veth" : "dummy", name);
 			return -1;
 		}
 	}
@@ -1046,6 +1132,9 @@ int main(int argc, char **argv)
 	printf("# htbx-fuzz seed %lu: %lu operations in %lu namespaces, %lu accepted, %lu refused, %lu packets sent, %lu dump checks, %lu class estimators taken\n",
 	       seed, fz_stat.ops, fz_stat.rounds, fz_stat.accepted,
 	       fz_stat.refused, fz_stat.sent, fz_stat.checks, fz_stat.est);
+	if (fz_nq > 1)
+		printf("# htbx-fuzz seed %lu: ethtool -L fz%d rx %u tx K under traffic: %lu queue-count changes, %lu unsupported (EOPNOTSUPP)\n",
+		       seed, FZ_VETH, fz_nq, fz_stat.txq, fz_stat.txq_unsupp);
 	printf("%s - htbx-fuzz seed %lu: %lu operations, invariants held in %lu dump checks (%lu violations)\n",
 	       fz_stat.violations ? "not ok" : "ok", seed, fz_stat.ops,
 	       fz_stat.checks, fz_stat.violations);

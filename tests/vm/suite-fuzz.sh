@@ -7,11 +7,14 @@
 # filter requests, leaf grafts of fifteen kinds, device down/up, each
 # round's namespace deleted with its trees inside, all under traffic), its
 # invariants checked from dumps (see tools/htbx-fuzz.c); then the same on
-# 4-queue devices in mq mode (-q 4), as root and as uid 65534 in a user+net
-# namespace of its own (the kinds mq mode refuses included). Then sch_htbx must
-# unload: no qdisc or class outlives its namespace. On the debug kernel the
-# boot's detectors (KASAN, lockdep, kmemleak scanned after the command)
-# judge the same run.
+# 4-queue devices in mq mode (-q 4: a dummy and a veth whose real TX queue
+# count `ethtool -L` changes under traffic), as root and as uid 65534 in a
+# user+net namespace of its own (the kinds mq mode refuses included).
+# Each mq run must have changed the veth's queue count, but
+# where the kernel's veth cannot (before 5.14: a counted skip). Then
+# sch_htbx must unload: no qdisc or class outlives its namespace. On the
+# debug kernel the boot's detectors (KASAN, lockdep, kmemleak scanned after
+# the command) judge the same run.
 #
 # HTBX_FUZZ_SEED=N picks the seed (default 1: make check sends the same requests
 # every run; the seed is printed with every result). The long run
@@ -29,11 +32,29 @@ if [ ! -x "$FUZZ" ]; then
 	exit 0
 fi
 modprobe dummy 2>/dev/null
+modprobe veth 2>/dev/null
 modprobe sch_htbx || { fail "modprobe sch_htbx"; exit 0; }
 for m in sch_sfq sch_fq_codel sch_codel sch_fq sch_pie sch_hhf sch_prio \
 	 sch_fq_pie sch_cake sch_drr sch_netem cls_matchall; do
 	modprobe "$m" 2>/dev/null
 done
+
+# txq_changes WHO OUT: the run whose output is OUT changed the veth's real TX
+# queue count at least once (htbx-fuzz prints how often, and how often the
+# kernel refused with EOPNOTSUPP: veth has set_channels from 5.14 on).
+txq_changes() {
+	_n=$(sed -n 's/.* \([0-9][0-9]*\) queue-count changes, .*/\1/p' "$2")
+	_u=$(sed -n 's/.* \([0-9][0-9]*\) unsupported (EOPNOTSUPP).*/\1/p' "$2")
+	if [ "${_n:-0}" -gt 0 ]; then
+		ok "$1: ethtool -L changed the veth's TX queue count under traffic ($_n times, $_u unsupported)"
+	elif [ "${_u:-0}" -gt 0 ]; then
+		skip "$1: ethtool -L changes the veth's TX queue count under traffic" \
+			"veth has no set_channels before 5.14 (all $_u requests: EOPNOTSUPP)"
+	else
+		fail "$1: ethtool -L changed the veth's TX queue count under traffic" \
+			"$(grep 'queue-count' "$2" || tail -n 3 "$2")"
+	fi
+}
 
 echo "# htbx-fuzz -s $seed -n $ops on $(uname -r)"
 t0=$(cut -d' ' -f1 /proc/uptime)
@@ -59,6 +80,7 @@ echo "# htbx-fuzz -q 4: exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%
 [ $rc -le 1 ] || fail "mq: htbx-fuzz -q 4 ran to its end" "exit $rc"
 grep -qE '^(not ok|ok) - ' /tmp/htbx-fuzz-mq.out ||
 	fail "mq: htbx-fuzz -q 4 reported" "$(tail -n 3 /tmp/htbx-fuzz-mq.out)"
+txq_changes "mq: htbx-fuzz -q 4" /tmp/htbx-fuzz-mq.out
 
 # Namespaces go in a workqueue after their last process: poll.
 # The same in mq mode as an unprivileged user: uid 65534 in a user and
@@ -71,12 +93,16 @@ elif ! err=$("$USERNS" true 2>&1); then
 	skip "user: htbx-fuzz -q 4 as uid 65534" "this kernel gives no user namespace to uid 65534: $err"
 else
 	echo "# htbx-fuzz -q 4 -s $seed -n $user_ops as uid 65534 in a user+net namespace"
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	"$USERNS" "$FUZZ" -q 4 -s "$seed" -n "$user_ops" >/tmp/htbx-fuzz-user.out 2>&1
 	rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
 	sed -E 's/^(not ok|ok) - htbx-fuzz/\1 - user: htbx-fuzz -q 4/' /tmp/htbx-fuzz-user.out
+	echo "# htbx-fuzz -q 4 as uid 65534: exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 	[ $rc -le 1 ] || fail "user: htbx-fuzz -q 4 ran to its end" "exit $rc"
 	grep -qE '^(not ok|ok) - ' /tmp/htbx-fuzz-user.out ||
 		fail "user: htbx-fuzz -q 4 reported" "$(tail -n 3 /tmp/htbx-fuzz-user.out)"
+	txq_changes "user: htbx-fuzz -q 4" /tmp/htbx-fuzz-user.out
 fi
 
 unload() { rmmod sch_htbx 2>/dev/null; }
