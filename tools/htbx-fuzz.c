@@ -17,24 +17,28 @@
  * RTM_DELTCLASS, RTM_NEWTFILTER / RTM_DELTFILTER (matchall to a class),
  * device down/up. Some class and root qdisc requests carry a rate
  * estimator (TCA_RATE), mostly a valid one: on classes also in mq mode,
- * on an mq root refused by the kernel. TCA_HTBX_* values come valid, at
- * and beyond every edge of their range, with wrong lengths, unknown types
- * and random bytes; class ids and parents from a small space, so that
- * trees grow to depth 9 (one past htbx's limit) and requests name classes
- * that do and do not exist. A sender thread keeps packets flowing through
- * both devices (AF_PACKET, SO_PRIORITY naming a class, IPv4 from many
- * addresses so that the stack spreads them over every TX queue) while all
- * this happens.
+ * on an mq root refused by the kernel. Some root qdisc requests (add,
+ * replace, change; mq and single-queue roots) carry a size table
+ * (TCA_STAB), mostly one tc would send (an ethernet overhead, an ATM
+ * table), else one the tc core refuses or a mutated one. TCA_HTBX_*
+ * values come valid, at and beyond every edge of their range, with wrong
+ * lengths, unknown types and random bytes; class ids and parents from a
+ * small space, so that trees grow to depth 9 (one past htbx's limit) and
+ * requests name classes that do and do not exist. A sender thread keeps
+ * packets flowing through both devices (AF_PACKET, SO_PRIORITY naming a
+ * class, IPv4 from many addresses so that the stack spreads them over
+ * every TX queue) while all this happens.
  *
  * Checked from dumps every 64 operations and at the end of each round:
  *   - every class's parent is the qdisc or a class that exists;
  *   - with the sender paused and the tree quiet, the root's qlen and
- *     backlog are the sums of the leaf classes' (plus the direct queue's);
+ *     backlog are the sums of the leaf classes' (plus the direct queue's),
+ *     a packet's length being its size by the root's table, if any;
  * after each round, once its namespace is gone: sch_htbx's reference count
  * is back where it was (no htbx qdisc outlives its namespace);
  * and for every refused htbx request: the kernel said why (extack text),
  * unless the tc core refused it before sch_htbx saw it (ENOENT, EEXIST,
- * EBUSY and the like).
+ * EBUSY and the like; a size table the core refuses has its text).
  *
  * -q QUEUES (default 1): the devices get that many TX and RX queues and
  * most root qdiscs ask for mq mode (one scheduler per queue), the rest
@@ -44,8 +48,8 @@
  * as `ethtool -L fz1 rx N tx K` does (SIOCETHTOOL, ETHTOOL_SCHANNELS; K
  * from 1..N). veth takes that from Linux 5.14: before, the kernel answers
  * EOPNOTSUPP, counted as unsupported; any other refusal is a violation.
- * The end of the run prints how many queue-count changes were made and
- * how many were unsupported.
+ * The end of the run prints how many size tables were sent and taken, and
+ * how many queue-count changes were made and unsupported.
  *
  * Prints TAP lines and exits 1 on an invariant violation or a refusal
  * without extack, 0 otherwise. Needs CAP_NET_ADMIN and CAP_SYS_ADMIN, in
@@ -108,6 +112,8 @@ static struct {
 	unsigned long rounds, sent;
 	unsigned long est;	/* class requests with an estimator taken */
 	unsigned long txq, txq_unsupp;	/* ethtool -L: made, EOPNOTSUPP */
+	unsigned long stab, stab_taken;	/* root requests with a size table */
+	unsigned long sums, sums_stab;	/* sum checks of a queued tree, with a table */
 } fz_stat;
 
 static uint64_t fz_rand(void)
@@ -342,6 +348,113 @@ static int fz_estimator(struct fz_req *req, unsigned int percent)
 	return 1;
 }
 
+/*
+ * The bytes an ATM link sends for a packet of LEN bytes: 53-byte cells of
+ * 48 bytes each, the packet first raised to MPU (as tc does).
+ */
+static unsigned int fz_atm_size(unsigned int len, unsigned int mpu)
+{
+	if (len < mpu)
+		len = mpu;
+	return (len + 47) / 48 * 53;
+}
+
+/*
+ * TCA_STAB, @percent of the time: the size table of `tc qdisc add ...
+ * stab ...`, which sizes each packet at the root (and so at every class
+ * and leaf below it). Mostly one tc would send: an ethernet overhead alone
+ * (no table), or an ATM table of TSIZE cells of 2^cell_log bytes, each
+ * entry the link's bytes (in units of 2^size_log) for the longest packet
+ * of its cell (cell_align -1: a packet of exactly 2^cell_log bytes is
+ * still in cell 0). Else one the tc core refuses (base missing or short,
+ * tsize not the data's length, data missing, a log above 30), or a valid
+ * one with a random byte of its spec or data changed, which the kernel
+ * takes or refuses. The table's lengths are the ones every count of the
+ * tree must then agree on. 1 when one was put.
+ */
+static int fz_stab(struct fz_req *req, unsigned int percent)
+{
+	static uint16_t data[1024];
+	struct tc_sizespec sz;
+	struct nlattr *nest;
+	unsigned int i, n = 0, kind;
+	size_t dlen;
+
+	if (!fz_chance(percent))
+		return 0;
+	memset(&sz, 0, sizeof(sz));
+	kind = fz_below(10);
+	if (kind < 4) {
+		sz.linklayer = TC_LINKLAYER_ETHERNET;
+		sz.overhead = (int)fz_below(69) - 4;
+	} else {
+		sz.linklayer = TC_LINKLAYER_ATM;
+		sz.overhead = fz_below(65);
+		sz.mpu = fz_chance(50) ? 64 : 0;
+		sz.mtu = fz_chance(70) ? 2047 : 1500 + fz_below(8000);
+		sz.tsize = fz_chance(70) ? 512 : 32u << fz_below(6);
+		while ((sz.mtu >> sz.cell_log) > sz.tsize - 1)
+			sz.cell_log++;
+		sz.size_log = fz_chance(80) ? 0 : fz_below(4);
+		sz.cell_align = -1;
+		for (i = 0; i < sz.tsize; i++) {
+			unsigned int b = fz_atm_size((i + 1) << sz.cell_log, sz.mpu);
+
+			b >>= sz.size_log;
+			data[i] = b > 0xffff ? 0xffff : b;
+		}
+		n = sz.tsize;
+	}
+	dlen = n * sizeof(data[0]);
+	nest = fz_put(req, TCA_STAB, NULL, 0);
+	if (!nest)
+		return 0;
+	switch (kind < 8 ? -1 : (int)fz_below(7)) {
+	case 0:		/* no base: refused */
+		break;
+	case 1:		/* a base too short for the spec: refused */
+		fz_put(req, TCA_STAB_BASE, &sz, fz_below(sizeof(sz)));
+		break;
+	case 2:		/* tsize and the data's length disagree: refused */
+		if (n > 1 && fz_chance(50))
+			sz.tsize = 1 + fz_below(n - 1);
+		else
+			sz.tsize = n + 1 + fz_below(8);
+		fz_put(req, TCA_STAB_BASE, &sz, sizeof(sz));
+		fz_put(req, TCA_STAB_DATA, data, dlen);
+		break;
+	case 3:		/* a table without its data: refused */
+		sz.tsize = 1 + fz_below(512);
+		fz_put(req, TCA_STAB_BASE, &sz, sizeof(sz));
+		break;
+	case 4:		/* a log the kernel cannot shift by: refused */
+		if (fz_chance(50))
+			sz.cell_log = 31 + fz_below(225);
+		else
+			sz.size_log = 31 + fz_below(225);
+		fz_put(req, TCA_STAB_BASE, &sz, sizeof(sz));
+		fz_put(req, TCA_STAB_DATA, data, dlen);
+		break;
+	case 5:		/* a random byte of the spec: either */
+		((unsigned char *)&sz)[fz_below(sizeof(sz))] = fz_rand();
+		fz_put(req, TCA_STAB_BASE, &sz, sizeof(sz));
+		if (sz.tsize)
+			fz_put(req, TCA_STAB_DATA, data, dlen);
+		break;
+	case 6:		/* a random byte of the data: taken */
+		if (dlen)
+			((unsigned char *)data)[fz_below(dlen)] = fz_rand();
+		/* fall through */
+	default:
+		fz_put(req, TCA_STAB_BASE, &sz, sizeof(sz));
+		if (n)
+			fz_put(req, TCA_STAB_DATA, data, dlen);
+		break;
+	}
+	nlmsg_nest_end(&req->n, nest);
+	return 1;
+}
+
 static void fz_qdisc_opts(struct fz_req *req)
 {
 	struct nlattr *opt = fz_put(req, TCA_OPTIONS, NULL, 0);
@@ -561,6 +674,7 @@ static void fz_traffic(int run)
 struct fz_obj {
 	uint32_t handle, parent, qlen, backlog;
 	int leaf;		/* class: no TCA_HTBX_LEVEL or level 0 */
+	int stab;		/* qdisc: has a size table */
 	char kind[16];
 };
 
@@ -580,6 +694,8 @@ static void fz_parse(struct nlmsghdr *h, struct fz_obj *o)
 	for (; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
 		if (a->rta_type == TCA_KIND)
 			snprintf(o->kind, sizeof(o->kind), "%s", (char *)RTA_DATA(a));
+		if (a->rta_type == TCA_STAB)
+			o->stab = 1;
 		if (a->rta_type == TCA_STATS2) {
 			struct rtattr *s = RTA_DATA(a);
 			int sl = RTA_PAYLOAD(a);
@@ -688,7 +804,7 @@ static void fz_check_tree(int dev)
 static void fz_check_sums(int dev)
 {
 	uint32_t rq = 0, rb = 0, sq, sb;
-	int tries, i, stable = 0;
+	int tries, i, stable = 0, tab;
 
 	for (tries = 0; tries < 50 && !stable; tries++) {
 		const struct fz_obj *root = NULL;
@@ -701,6 +817,7 @@ static void fz_check_sums(int dev)
 		if (!root || strcmp(root->kind, "htbx"))
 			return;
 		rq = root->qlen, rb = root->backlog;
+		tab = root->stab;
 		if (fz_dump(fz_ifindex[dev], 1))
 			return;
 		sq = sb = 0;
@@ -721,6 +838,8 @@ static void fz_check_sums(int dev)
 			continue;
 		}
 		fz_stat.checks++;
+		fz_stat.sums += rq != 0;
+		fz_stat.sums_stab += rq && tab;
 		if (sq != rq || sb != rb)
 			fz_fail("dev %d: root qlen %u backlog %u, leaf classes' sums %u and %u",
 				dev, rq, rb, sq, sb);
@@ -808,7 +927,7 @@ static void fz_op(void)
 	struct fz_req req;
 	const char *ext;
 	uint32_t cid, parent;
-	int est;
+	int est, st;
 
 	pick = fz_below(100);
 	if (pick < 8) {			/* root qdisc add / replace */
@@ -818,16 +937,22 @@ static void fz_op(void)
 		fz_put_str(&req, TCA_KIND, "htbx");
 		fz_qdisc_opts(&req);
 		fz_estimator(&req, 5);
+		st = fz_stab(&req, 40);
 		err = fz_talk(&req, &ext);
 		fz_outcome(err, ext, 1, "root qdisc add");
+		fz_stat.stab += st;
+		fz_stat.stab_taken += st && !err;
 		if (!err && (req.n.nlmsg_flags & NLM_F_REPLACE))
 			fz_exists[dev] = 0;
 	} else if (pick < 12) {		/* qdisc change */
 		fz_tc_init(&req, RTM_NEWQDISC, 0, ifi, 1 << 16, TC_H_ROOT);
 		fz_put_str(&req, TCA_KIND, "htbx");
 		fz_qdisc_opts(&req);
+		st = fz_stab(&req, 40);
 		err = fz_talk(&req, &ext);
 		fz_outcome(err, ext, 1, "root qdisc change");
+		fz_stat.stab += st;
+		fz_stat.stab_taken += st && !err;
 	} else if (pick < 14) {		/* root qdisc delete */
 		fz_tc_init(&req, RTM_DELQDISC, 0, ifi, 0, TC_H_ROOT);
 		err = fz_talk(&req, &ext);
@@ -1132,6 +1257,9 @@ int main(int argc, char **argv)
 	printf("# htbx-fuzz seed %lu: %lu operations in %lu namespaces, %lu accepted, %lu refused, %lu packets sent, %lu dump checks, %lu class estimators taken\n",
 	       seed, fz_stat.ops, fz_stat.rounds, fz_stat.accepted,
 	       fz_stat.refused, fz_stat.sent, fz_stat.checks, fz_stat.est);
+	printf("# htbx-fuzz seed %lu: %lu root requests with a size table, %lu taken; %lu sum checks of a tree with packets queued, %lu of them under a table\n",
+	       seed, fz_stat.stab, fz_stat.stab_taken, fz_stat.sums,
+	       fz_stat.sums_stab);
 	if (fz_nq > 1)
 		printf("# htbx-fuzz seed %lu: ethtool -L fz%d rx %u tx K under traffic: %lu queue-count changes, %lu unsupported (EOPNOTSUPP)\n",
 		       seed, FZ_VETH, fz_nq, fz_stat.txq, fz_stat.txq_unsupp);

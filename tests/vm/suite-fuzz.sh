@@ -4,13 +4,13 @@
 #
 # suite-fuzz.sh - tools/bin/htbx-fuzz on this kernel: a seeded run of
 # HTBX_FUZZ_OPS operations (default 10000; valid and mutated qdisc, class and
-# filter requests, leaf grafts of fifteen kinds, device down/up, each
-# round's namespace deleted with its trees inside, all under traffic), its
-# invariants checked from dumps (see tools/htbx-fuzz.c); then the same on
-# 4-queue devices in mq mode (-q 4: a dummy and a veth whose real TX queue
-# count `ethtool -L` changes under traffic), as root and as uid 65534 in a
-# user+net namespace of its own (the kinds mq mode refuses included).
-# Each mq run must have changed the veth's queue count, but
+# filter requests, size tables on root qdiscs, leaf grafts of fifteen kinds,
+# device down/up, each round's namespace deleted with its trees inside, all
+# under traffic), its invariants checked from dumps (see tools/htbx-fuzz.c);
+# then the same on 4-queue devices in mq mode (-q 4: a dummy and a veth
+# whose real TX queue count `ethtool -L` changes under traffic), as root and
+# as uid 65534 in a user+net namespace of its own (the kinds mq mode refuses
+# included). Each mq run must have changed the veth's queue count, but
 # where the kernel's veth cannot (before 5.14: a counted skip). Then
 # sch_htbx must unload: no qdisc or class outlives its namespace. On the
 # debug kernel the boot's detectors (KASAN, lockdep, kmemleak scanned after
