@@ -265,8 +265,15 @@ static uint64_t fz_rate(void)
 		HTBX_MAX_RATE, HTBX_MAX_RATE + 1, 0,
 	};
 
-	if (fz_chance(70))
+	if (fz_chance(55))
 		return 1000 + fz_below(25000000);
+	/*
+	 * Slow enough that packets are still queued when the sums are
+	 * checked (few trees have any otherwise), and that the tree is quiet
+	 * then: a packet a second or less, so that two dumps agree at once.
+	 */
+	if (fz_chance(33))
+		return 8 + fz_below(1000);
 	return rates[fz_below(sizeof(rates) / sizeof(rates[0]))];
 }
 
@@ -1108,8 +1115,18 @@ static int fz_round(unsigned long ops)
 		fz_op();
 		if (fz_each)
 			fz_check_refs();
-		if (i % FZ_CHECK_EVERY == FZ_CHECK_EVERY - 1)
-			fz_check_tree(fz_below(FZ_NDEV));
+		/*
+		 * The sums too, with the sender paused for it: the end of a
+		 * round alone sees few trees with packets queued under a
+		 * size table.
+		 */
+		if (i % FZ_CHECK_EVERY == FZ_CHECK_EVERY - 1) {
+			d = fz_below(FZ_NDEV);
+			fz_check_tree(d);
+			fz_traffic(0);
+			fz_check_sums(d);
+			fz_traffic(1);
+		}
 	}
 	fz_traffic(0);
 	for (d = 0; d < FZ_NDEV; d++) {
