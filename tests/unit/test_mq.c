@@ -554,7 +554,49 @@ static bool t_mq_queue_reset(char *msg, size_t sz)
 	return near(r, MBIT(10), 0.01);
 }
 
+/*
+ * Overlimits count a class's entries into CANT_SEND, as htb's do, once
+ * per class: one class, ceil 10 mbit, backlogged on 1 and on 4 queues
+ * (100 mbit links) for 1 s. On 4 queues its nodes run out of tokens each
+ * on its own, and a count per node gives about twice one queue's. At
+ * most 1.5 times one queue's, the qdisc's the class's, and the buckets'
+ * counts right.
+ */
+static bool t_mq_overlimits(char *msg, size_t sz)
+{
+	static struct mqtree m;
+	struct htbx_cfg c = mkcfg(MBIT(10), MBIT(10), 0, 1500);
+	u64 cls[NQ + 1] = {}, qd[NQ + 1] = {};
+	const char *e;
+	int nq, i;
+
+	for (nq = 1; nq <= NQ; nq *= 4) {
+		memset(&m, 0, sizeof(m));
+		for (i = 0; i < nq; i++)
+			sim_init(&m.s[i], MBIT(100));
+		mq_add(&m, nq, 0, -1, &c, 1000);
+		for (i = 0; i < nq; i++)
+			tc_fill(&m.s[i], &m.t[i][0], INF_PKTS);
+		if (!mq_run(&m, nq, 1000 * MS))
+			return false;
+		for (i = 0; i < nq; i++) {
+			cls[nq] += m.t[i][0].cl.overlimits;
+			qd[nq] += m.s[i].q.overlimits;
+		}
+		e = mq_counts(&m, nq);
+		if (e) {
+			FIG("%d queues: %s", nq, e);
+			return false;
+		}
+	}
+	FIG("overlimits of the class, 1 queue: %llu (qdisc %llu); 4 queues: %llu (qdisc %llu)",
+	    (unsigned long long)cls[1], (unsigned long long)qd[1],
+	    (unsigned long long)cls[NQ], (unsigned long long)qd[NQ]);
+	return cls[NQ] <= cls[1] * 3 / 2 + 1 && qd[NQ] == cls[NQ];
+}
+
 const struct utest tests_mq[] = {
+	{ "mq overlimits: once per class", t_mq_overlimits },
 	{ "mq prio of the excess across queues", t_mq_prio },
 	{ "mq prio of the excess, prio 0 on one queue", t_mq_prio_one },
 	{ "mq prio across queues drains", t_mq_prio_drain },
