@@ -352,8 +352,12 @@ static void htbx_deactivate_prios(struct htbx_core_queue *q,
 static void htbx_set_mode(struct htbx_core_queue *q, struct htbx_core_node *cl,
 			  int new)
 {
-	if (new == HTBX_CANT_SEND) {
-		/* what htb counts: classes entering CANT_SEND */
+	/*
+	 * What htb counts: classes entering CANT_SEND; a shared class (mq)
+	 * once, when the first of its nodes does (htbx_share_mode).
+	 */
+	if (unlikely(cl->bucket) ? htbx_share_mode(cl, new) :
+	    new == HTBX_CANT_SEND) {
 		cl->overlimits++;
 		/* read without the qdisc lock by the qdisc dump */
 		WRITE_ONCE(q->overlimits, q->overlimits + 1);
@@ -507,6 +511,8 @@ void htbx_core_add(struct htbx_core_queue *q, struct htbx_core_node *cl,
 		htbx_core_deactivate(q, parent);
 		htbx_pq_remove(q, parent);
 		htbx_forget_turns(q, parent);
+		if (unlikely(parent->bucket))
+			htbx_share_mode(parent, HTBX_CAN_SEND);
 		parent->cmode = HTBX_CAN_SEND;
 		parent->level = (parent->parent ? parent->parent->level :
 				 HTBX_CORE_MAXDEPTH) - 1;
@@ -624,6 +630,10 @@ bool htbx_core_del(struct htbx_core_queue *q, struct htbx_core_node *cl,
 	htbx_core_deactivate(q, cl);
 	htbx_pq_remove(q, cl);
 	htbx_forget_turns(q, cl);
+	/* mq: the class's count of nodes in CANT_SEND loses this one */
+	if (unlikely(cl->bucket))
+		htbx_share_mode(cl, HTBX_CAN_SEND);
+	cl->cmode = HTBX_CAN_SEND;
 	if (!p)
 		return false;
 	p->children--;

@@ -202,13 +202,41 @@ void htbx_share_feed(struct htbx_core_node *cl, unsigned long mask, bool in)
 }
 
 /**
+ * htbx_share_mode - a node of a shared class changes its mode
+ * @cl: the node (cl->bucket set), cl->cmode still the old mode
+ * @new: its new mode
+ *
+ * A class's nodes on several queues run out of ceil tokens at about the
+ * same time, each on its own; the class entered CANT_SEND once, when the
+ * first of them did, and that is the overlimit counted (htb counts each
+ * entry of a class into CANT_SEND).
+ *
+ * Return: true when this node is the first of the class's in CANT_SEND.
+ */
+bool htbx_share_mode(struct htbx_core_node *cl, int new)
+{
+	bool was = cl->cmode == HTBX_CANT_SEND, is = new == HTBX_CANT_SEND;
+
+	if (was == is)
+		return false;
+	if (is)
+		return atomic_inc_return(&cl->bucket->cant_send) == 1;
+	atomic_dec(&cl->bucket->cant_send);
+	return false;
+}
+
+/**
  * htbx_share_rest - a node at rest is counted nowhere
  * @cl: the node (cl->bucket set), its prio_activity 0 already
+ *
+ * Its mode becomes CAN_SEND (htbx_node_rest), which the class's count of
+ * nodes in CANT_SEND follows.
  */
 void htbx_share_rest(struct htbx_core_node *cl)
 {
 	htbx_share_publish(cl);
 	htbx_share_feed(cl, cl->infeed, false);
+	htbx_share_mode(cl, HTBX_CAN_SEND);
 }
 
 /*

@@ -42,6 +42,9 @@
  *				quantum while any of its nodes is in
  *   htbx_share_rest(cl)	the node, at rest (prio_activity 0), is
  *				counted nowhere
+ *   htbx_share_mode(cl, new)	the node's mode becomes new (cl->cmode is
+ *				still the old one): true when the class
+ *				enters CANT_SEND, its first node to
  *   htbx_share_change(cl, quantum, now)  before a new configuration: sync,
  *				and the quantum the parent counts; with every
  *				queue's lock held (a class change)
@@ -99,6 +102,12 @@ struct htbx_bucket {
 	atomic_t		nactive;
 	atomic64_t		rate_sent;
 	/*
+	 * How many of the class's nodes are in CANT_SEND: the class enters
+	 * it (an overlimit, counted once, as htb counts a class's) when the
+	 * first of them does.
+	 */
+	atomic_t		cant_send;
+	/*
 	 * Quantum across queues: the parent's excess is shared by its
 	 * children's quanta, whatever queues they borrow on. For each prio:
 	 * how many of this class's nodes sit in their parent's feed
@@ -125,6 +134,7 @@ void htbx_share_sync(struct htbx_core_node *cl, u64 now);
 void htbx_share_publish(struct htbx_core_node *cl);
 void htbx_share_feed(struct htbx_core_node *cl, unsigned long mask, bool in);
 void htbx_share_rest(struct htbx_core_node *cl);
+bool htbx_share_mode(struct htbx_core_node *cl, int new);
 void htbx_share_change(struct htbx_core_node *cl, u32 quantum, u64 now);
 void htbx_share_hold(struct htbx_core_node *cl, u64 now);
 void htbx_share_charge(struct htbx_core_node *c, int level, int prio, u32 len,

@@ -104,8 +104,9 @@ static const char *mq_check(struct mqtree *m, int nq)
 
 /*
  * What the shared buckets count, recounted from the nodes: each class's
- * infeed is the number of its nodes in a feed at that prio, and a
- * parent's borrow_quanta the quanta of its children counted there.
+ * cant_send is the number of its nodes in CANT_SEND, its infeed the
+ * number in a feed at that prio, and a parent's borrow_quanta the quanta
+ * of its children counted there.
  */
 static const char *mq_counts(struct mqtree *m, int nq)
 {
@@ -114,6 +115,14 @@ static const char *mq_counts(struct mqtree *m, int nq)
 	s64 w;
 
 	for (k = 0; k < m->n; k++) {
+		for (n = 0, i = 0; i < nq; i++)
+			n += m->t[i][k].cl.cmode == HTBX_CANT_SEND;
+		if (n != atomic_read(&m->b[k].cant_send)) {
+			snprintf(why, sizeof(why),
+				 "class %d: cant_send %d (nodes %d)", k,
+				 atomic_read(&m->b[k].cant_send), n);
+			return why;
+		}
 		for (pr = 0; pr < HTBX_CORE_NUMPRIO; pr++) {
 			for (n = 0, i = 0; i < nq; i++)
 				n += !!(m->t[i][k].cl.infeed & BIT(pr));
@@ -558,9 +567,9 @@ static bool t_mq_queue_reset(char *msg, size_t sz)
  * Overlimits count a class's entries into CANT_SEND, as htb's do, once
  * per class: one class, ceil 10 mbit, backlogged on 1 and on 4 queues
  * (100 mbit links) for 1 s. On 4 queues its nodes run out of tokens each
- * on its own, and a count per node gives about twice one queue's. At
- * most 1.5 times one queue's, the qdisc's the class's, and the buckets'
- * counts right.
+ * on its own; counted per node they gave 2338 against one queue's 1251.
+ * At most 1.5 times one queue's, the qdisc's the class's, and the
+ * buckets' count of nodes in CANT_SEND right.
  */
 static bool t_mq_overlimits(char *msg, size_t sz)
 {

@@ -393,6 +393,13 @@ static const char *counts(bool zero)
 				 k, atomic_read(&b[k].nactive), n);
 			return why;
 		}
+		for (n = 0, i = 0; i < nq; i++)
+			n += qs[i].t[k].cl.cmode == HTBX_CANT_SEND;
+		if (n != atomic_read(&b[k].cant_send) || (zero && n)) {
+			snprintf(why, sizeof(why), "class %d: cant_send %d, nodes %d",
+				 k, atomic_read(&b[k].cant_send), n);
+			return why;
+		}
 		for (pr = 0; pr < HTBX_CORE_NUMPRIO; pr++) {
 			for (n = 0, want = 0, i = 0; i < nq; i++) {
 				n += !!(qs[i].t[k].cl.infeed & BIT(pr));
