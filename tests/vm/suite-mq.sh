@@ -404,18 +404,26 @@ done
 # device sent is, to the byte, what the qdisc and the classes say they
 # sent (a packet charged twice or lost would show as a difference).
 
-requeues() {
-	if ! modprobe htbx_busydev busy_every=5 queues=4; then
-		fail "requeues: htbx_busydev with 4 TX queues loads"
-		return
+# busydev NAME ARGS...: htbx_busydev loaded with the module arguments
+# ARGS, its busy0 up in $NS_A; else a failure of NAME, and nothing loaded.
+busydev() {
+	_name=$1
+	shift
+	if ! modprobe htbx_busydev "$@"; then
+		fail "$_name: htbx_busydev $* loads"
+		return 1
 	fi
 	if ! "$IP" link set busy0 netns "$NS_A" ||
 	   ! in_a "$IP" link set busy0 up ||
 	   ! in_a "$IP" addr add 198.19.0.1/24 dev busy0; then
-		fail "requeues: busy0 up in $NS_A"
+		fail "$_name: busy0 up in $NS_A"
 		rmmod htbx_busydev
-		return
+		return 1
 	fi
+}
+
+requeues() {
+	busydev requeues busy_every=5 queues=4 || return
 	_saved=$DEV
 	DEV=busy0 NQ=4
 	if tc_a qdisc add dev "$DEV" root handle 1: htbx default 10 mq &&
@@ -500,15 +508,9 @@ queue_count() {
 	_txq=/sys/module/htbx_busydev/parameters/tx_queues
 	mkdev 2 || { fail "queue count: dummy with 2 TX queues"; return; }
 	_kd=$(classes_kb) || { fail "queue count: 400 classes on a 2-queue dummy"; return; }
-	if ! modprobe htbx_busydev busy_every=0 queues=16 ||
-	   ! echo 2 >"$_txq"; then
-		fail "queue count: htbx_busydev with 16 TX queues, 2 used, loads"
-		return
-	fi
-	if ! "$IP" link set busy0 netns "$NS_A" ||
-	   ! in_a "$IP" link set busy0 up ||
-	   ! in_a "$IP" addr add 198.19.0.1/24 dev busy0; then
-		fail "queue count: busy0 up in $NS_A"
+	busydev "queue count" busy_every=0 queues=16 || return
+	if ! echo 2 >"$_txq"; then
+		fail "queue count: busy0 uses 2 of its 16 TX queues"
 		rmmod htbx_busydev
 		return
 	fi
