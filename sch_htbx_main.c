@@ -1356,10 +1356,13 @@ nla_put_failure:
 }
 
 /*
- * Without mq, called under the qdisc's lock before 5.16 and under none
- * since, as htb's (the counters are read as they are). In mq mode the
- * nodes are read under their queues' locks (htbx_dump_lock); what the
- * class sent is its per-CPU count, which its estimator reads.
+ * Called under the root qdisc's lock before 5.16 and under none since.
+ * The node's state and counters are read under the lock its data path
+ * holds (htbx_dump_lock: the root's without mq, each queue's in mq mode),
+ * as the dump of a class that is sending while it is changed would read
+ * them half-written otherwise (KCSAN saw it: tclass_notify() of a change
+ * against the class's dequeue). What the class sent is its u64_stats
+ * count (its per-CPU count in mq mode), which its estimator reads too.
  */
 static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 				 struct gnet_dump *d)
@@ -1368,11 +1371,14 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	struct htbx_class *cl = (struct htbx_class *)arg;
 	struct gnet_stats_queue qs = {};
 	struct tc_htbx_xstats xs;
+	struct Qdisc *root;
 	__u32 qlen = 0;
 
 	memset(&xs, 0, sizeof(xs));
-	htbx_node_xstats(&cl->node.core, &xs);
 	if (!q->mq) {
+		root = qdisc_root_sleeping(sch);
+		htbx_dump_lock(root, 0);
+		htbx_node_xstats(&cl->node.core, &xs);
 		qs.drops = cl->node.drops;
 		qs.overlimits = cl->node.core.overlimits;
 		if (cl->node.leaf) {
@@ -1380,11 +1386,15 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 						  &qs.backlog);
 			qs.requeues = cl->node.leaf->qstats.requeues;
 		}
+		htbx_dump_unlock(root, 0);
 		if (gnet_stats_copy_basic(d, NULL, &cl->node.bstats,
 					  htbx_stats_running(sch)) < 0)
 			return -1;
 		goto rest;
 	}
+	/* configuration: RTNL, which this dump holds, keeps it */
+	xs.version = HTBX_VERSION;
+	xs.quantum = cl->node.core.cfg.quantum;
 	htbx_mq_class_stats(sch, cl, &qs, &xs, &qlen);
 	if (gnet_stats_copy_basic(d, cl->cpu_bstats, &cl->node.bstats,
 				  false) < 0)
