@@ -157,6 +157,19 @@ static bool mq_reset_clean(struct mqtree *m, int nq, char *msg, size_t sz)
 	return !e;
 }
 
+/* @m afresh: class 0 of config @c on @nq queues (100 mbit links), backlogged. */
+static void mq_one_class(struct mqtree *m, int nq, const struct htbx_cfg *c)
+{
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < nq; i++)
+		sim_init(&m->s[i], MBIT(100));
+	mq_add(m, nq, 0, -1, c, 1000);
+	for (i = 0; i < nq; i++)
+		tc_fill(&m->s[i], &m->t[i][0], INF_PKTS);
+}
+
 /* One class, ceil 10 mbit, flows on every queue (each link 100 mbit). */
 static bool t_mq_ceil(char *msg, size_t sz)
 {
@@ -167,12 +180,7 @@ static bool t_mq_ceil(char *msg, size_t sz)
 	int nq, i;
 
 	for (nq = 1; nq <= NQ; nq *= 2) {
-		memset(&m, 0, sizeof(m));
-		for (i = 0; i < nq; i++)
-			sim_init(&m.s[i], MBIT(100));
-		mq_add(&m, nq, 0, -1, &c, 1000);
-		for (i = 0; i < nq; i++)
-			tc_fill(&m.s[i], &m.t[i][0], INF_PKTS);
+		mq_one_class(&m, nq, &c);
 		mq_window(&m, nq, 200 * MS, 1200 * MS);
 		if (!mq_run(&m, nq, 1200 * MS)) {
 			FIG("%d queues: an event in the past", nq);
@@ -536,14 +544,8 @@ static bool t_mq_queue_reset(char *msg, size_t sz)
 	struct htbx_cfg c = mkcfg(MBIT(10), MBIT(10), 0, 1500);
 	u64 t, t0;
 	double r;
-	int i;
 
-	memset(&m, 0, sizeof(m));
-	for (i = 0; i < NQ; i++)
-		sim_init(&m.s[i], MBIT(100));
-	mq_add(&m, NQ, 0, -1, &c, 1000);
-	for (i = 0; i < NQ; i++)
-		tc_fill(&m.s[i], &m.t[i][0], INF_PKTS);
+	mq_one_class(&m, NQ, &c);
 	mq_window(&m, NQ, 200 * MS, 1200 * MS);
 	t0 = m.s[0].now;
 	for (t = 0; t < 1200 * MS; t += 10 * MS) {
@@ -580,12 +582,7 @@ static bool t_mq_overlimits(char *msg, size_t sz)
 	int nq, i;
 
 	for (nq = 1; nq <= NQ; nq *= 4) {
-		memset(&m, 0, sizeof(m));
-		for (i = 0; i < nq; i++)
-			sim_init(&m.s[i], MBIT(100));
-		mq_add(&m, nq, 0, -1, &c, 1000);
-		for (i = 0; i < nq; i++)
-			tc_fill(&m.s[i], &m.t[i][0], INF_PKTS);
+		mq_one_class(&m, nq, &c);
 		if (!mq_run(&m, nq, 1000 * MS))
 			return false;
 		for (i = 0; i < nq; i++) {
