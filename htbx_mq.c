@@ -624,21 +624,23 @@ void htbx_leaf_sync_work(struct work_struct *work)
 /* ---- nodes: one per class and queue the device uses ---- */
 
 /**
- * htbx_mq_nodes_put - free the nodes of a class above queue 0
- * @nodes: the class's mq_nodes (NULL: none)
- * @n: nodes per class (q->nq): @nodes holds n - 1
+ * htbx_mq_nodes_put - free an array of a class's nodes above queue 0
+ * @nodes: the array (NULL: none), n - 1 nodes for queues 1 .. n - 1
+ * @from: the first queue whose node is freed with it: 1 for all of them
+ *	(the class goes), or the first new one (a growth undone, whose
+ *	array shares the nodes below @from with the class's)
+ * @n: nodes per class the array is for
  *
- * A node still holding a leaf puts it.
+ * A node freed that holds a leaf puts it.
  */
-void htbx_mq_nodes_put(struct htbx_node **nodes, unsigned int n)
+void htbx_mq_nodes_put(struct htbx_node **nodes, unsigned int from,
+		       unsigned int n)
 {
 	unsigned int i;
 
 	if (!nodes)
 		return;
-	for (i = 1; i < n; i++) {
-		if (!nodes[i - 1])
-			continue;
+	for (i = from; i < n; i++) {
 		if (nodes[i - 1]->leaf)
 			htbx_leaf_put(nodes[i - 1]->leaf);
 		kfree(nodes[i - 1]);
@@ -683,15 +685,6 @@ struct htbx_node **htbx_mq_nodes_new(struct htbx_node **old,
 	return nodes;
 }
 
-static unsigned int htbx_class_depth(const struct htbx_class *cl)
-{
-	unsigned int depth = 0;
-
-	for (cl = cl->parent; cl; cl = cl->parent)
-		depth++;
-	return depth;
-}
-
 /*
  * Node @i of @cl, new (queue @i was never used): set up as queue 0's
  * node is configured, sharing its bucket, with a leaf like queue 0's: a
@@ -716,13 +709,8 @@ static int htbx_mq_node_prepare(struct Qdisc *sch, struct htbx_class *cl,
 		p->leaf = htbx_clone_leaf(sch, leaf0, cl->leaf_opt, i,
 					  cl->common.classid, NULL);
 	else
-		p->leaf = qdisc_create_dflt(htbx_leaf_queue(sch, i),
-					    &pfifo_qdisc_ops,
-					    cl->common.classid, NULL);
-	if (!p->leaf)
-		return -ENOMEM;
-	p->leaf->flags |= TCQ_F_NOPARENT;	/* as a copy (htbx_clone_leaf) */
-	return 0;
+		p->leaf = htbx_new_leaf(sch, i, cl->common.classid, NULL);
+	return p->leaf ? 0 : -ENOMEM;
 }
 
 /**
@@ -745,8 +733,9 @@ static int htbx_mq_node_prepare(struct Qdisc *sch, struct htbx_class *cl,
 void htbx_mq_change_real_num_tx(struct Qdisc *sch, unsigned int n)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	struct htbx_node ***grown, **old;
-	unsigned int from = q->nq, h, i, k, depth;
+	unsigned int from = q->nq, h, i, k;
+	struct htbx_node ***grown;
+	int depth;
 	struct htbx_class *cl, *parent;
 	struct htbx_node *p;
 	u64 now;
@@ -781,7 +770,7 @@ void htbx_mq_change_real_num_tx(struct Qdisc *sch, unsigned int n)
 		for (h = 0; h < q->clhash.hashsize; h++) {
 			hlist_for_each_entry(cl, &q->clhash.hash[h],
 					     common.hnode) {
-				if (htbx_class_depth(cl) != depth) {
+				if (htbx_depth(cl->parent) != depth) {
 					k++;
 					continue;
 				}
@@ -809,17 +798,8 @@ void htbx_mq_change_real_num_tx(struct Qdisc *sch, unsigned int n)
 
 undo:
 	/* grown[0 .. k - 1]: the new nodes are freed, the old ones kept */
-	while (k-- > 0) {
-		old = grown[k];
-		if (!old)
-			continue;
-		for (i = from; i < n; i++) {
-			if (old[i - 1] && old[i - 1]->leaf)
-				htbx_leaf_put(old[i - 1]->leaf);
-			kfree(old[i - 1]);
-		}
-		kfree(old);
-	}
+	while (k-- > 0)
+		htbx_mq_nodes_put(grown[k], from, n);
 	kvfree(grown);
 nomem:
 	netdev_warn(qdisc_dev(sch), "htbx: no memory for nodes on TX queues %u..%u: their packets are dropped\n",

@@ -46,7 +46,8 @@
  * Nodes, under RTNL:
  *   htbx_mq_nodes_new(old, from, n)	a class's nodes above queue 0, for n
  *					queues (those of old kept)
- *   htbx_mq_nodes_put(nodes, n)	free them, their leaves with them
+ *   htbx_mq_nodes_put(nodes, from, n)	free those of queues from .. n - 1,
+ *					their leaves with them, and the array
  *   htbx_mq_change_real_num_tx(sch, n)	the device uses n TX queues: a
  *					node of every class on each new one
  *
@@ -86,7 +87,8 @@ void htbx_leaf_sync_work(struct work_struct *work);
 
 struct htbx_node **htbx_mq_nodes_new(struct htbx_node **old,
 				     unsigned int from, unsigned int n);
-void htbx_mq_nodes_put(struct htbx_node **nodes, unsigned int n);
+void htbx_mq_nodes_put(struct htbx_node **nodes, unsigned int from,
+		       unsigned int n);
 void htbx_mq_change_real_num_tx(struct Qdisc *sch, unsigned int n);
 
 void htbx_mq_sum(struct Qdisc *sch, u64 *direct_pkts, u64 *budget_hits);

@@ -144,6 +144,16 @@ static inline struct htbx_queue *htbx_queue_at(struct htbx_sched *q,
 	return q->mq ? qdisc_priv(q->queue_qdiscs[i]) : &q->queue;
 }
 
+/* Levels from @cl up to the top of the tree (0 for none). */
+static inline int htbx_depth(const struct htbx_class *cl)
+{
+	int depth = 0;
+
+	for (; cl; cl = cl->parent)
+		depth++;
+	return depth;
+}
+
 static inline bool htbx_is_leaf(const struct htbx_class *cl)
 {
 	return !cl->node.core.children;
@@ -176,6 +186,8 @@ static inline struct netdev_queue *htbx_leaf_queue(struct Qdisc *sch,
  *					packets dropped: its reset
  *   htbx_purge_node(q, cl, i)		drop what node i of cl holds, out of
  *					its queue's rings (under htbx_lock)
+ *   htbx_new_leaf(sch, i, classid, extack)  a default pfifo leaf for node
+ *					i (under RTNL, no lock)
  *
  * Each runs under the lock of t's (node i's) queue.
  */
@@ -186,5 +198,7 @@ struct sk_buff *htbx_queue_dequeue(struct Qdisc *sch, struct htbx_queue *t);
 void htbx_queue_reset(struct htbx_queue *t);
 void htbx_purge_node(struct htbx_sched *q, struct htbx_class *cl,
 		     unsigned int i);
+struct Qdisc *htbx_new_leaf(struct Qdisc *sch, unsigned int i, u32 classid,
+			    struct netlink_ext_ack *extack);
 
 #endif /* _SCH_HTBX_H */

@@ -541,15 +541,6 @@ void htbx_purge_node(struct htbx_sched *q, struct htbx_class *cl,
 
 /* ---- class configuration ---- */
 
-static int htbx_depth(const struct htbx_class *cl)
-{
-	int depth = 0;
-
-	for (; cl; cl = cl->parent)
-		depth++;
-	return depth;
-}
-
 /*
  * What htbx takes as htb takes it and then adjusts (htbx_opts.h): the
  * request succeeds, and an extack warning (a message on success) says
@@ -777,7 +768,7 @@ static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
 
 	if (cl->node.leaf)
 		htbx_leaf_put(cl->node.leaf);
-	htbx_mq_nodes_put(cl->mq_nodes, htbx_nq(q));
+	htbx_mq_nodes_put(cl->mq_nodes, 1, htbx_nq(q));
 	gen_kill_estimator(&cl->rate_est);
 	tcf_block_put(cl->block);
 	free_percpu(cl->cpu_bstats);
@@ -791,8 +782,8 @@ static void htbx_destroy_class(struct Qdisc *sch, struct htbx_class *cl)
  * not in the tree tc sees, and reports nothing up it, as a copy
  * (htbx_clone_leaf).
  */
-static struct Qdisc *htbx_new_leaf(struct Qdisc *sch, unsigned int i,
-				   u32 classid, struct netlink_ext_ack *extack)
+struct Qdisc *htbx_new_leaf(struct Qdisc *sch, unsigned int i, u32 classid,
+			    struct netlink_ext_ack *extack)
 {
 	struct Qdisc *leaf;
 
@@ -1103,7 +1094,7 @@ err_free:
 	kfree(old_leaves);
 	free_percpu(cl->cpu_bstats);
 	kfree(cl->bucket);
-	htbx_mq_nodes_put(cl->mq_nodes, htbx_nq(q));
+	htbx_mq_nodes_put(cl->mq_nodes, 1, htbx_nq(q));
 	kfree(cl);
 	return err;
 }
