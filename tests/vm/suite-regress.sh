@@ -13,6 +13,12 @@
 #       drops nearly every packet at dequeue.
 #   (b) blackhole: leaf 1:10 is netem delay 1ms with a blackhole child:
 #       every packet netem hands on is dropped inside netem's dequeue.
+#   (c) wide: mq mode on a dummy with 300 TX queues, as root and as uid
+#       65534 in a user+net namespace of its own: qdisc add, class add (a
+#       leaf turning inner), change, leaf graft, qdisc change, class
+#       deletes (an inner class a leaf again). A configuration that held
+#       every queue's lock at once overflowed preempt_count's 8 bits (and
+#       lockdep's 48 held locks): "scheduling while atomic", a panic.
 #
 # Each case asserts (after its traffic, drain polled): qlen and backlog 0
 # on every qdisc and class; class bytes/packets add up to the qdisc's; the
@@ -20,7 +26,7 @@
 # rate; (b): nothing is sent, every packet the sender passed is a drop. A
 # crash, and (panic_on_hang) a soft lockup or RCU stall, fails the VM run
 # (exit 125); "# regress: CASE: PHASE" before each step names the case.
-# TEST_REGRESS_ONLY="mtu68|blackhole" runs one.
+# TEST_REGRESS_ONLY="mtu68|blackhole|wide" runs one.
 
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
 
@@ -160,6 +166,48 @@ if wanted blackhole; then
 		fail "$c: tree built"
 	fi
 	T qdisc del dev "$DEV" root 2>/dev/null
+fi
+
+# --- (c) mq mode on 300 TX queues ---------------------------------------------
+
+# $TMPD/wide.sh: the steps of (c), in the network namespace it runs in;
+# prints the step that failed, or the classes left at the end.
+cat >"$TMPD/wide.sh" <<EOF
+d=wq\$\$
+$IP link add "\$d" numtxqueues 300 type dummy &&
+$IP link set "\$d" up || { echo "step: link add"; exit 1; }
+for s in "qdisc add dev \$d root handle 1: htbx default 10 mq" \\
+	 "class add dev \$d parent 1: classid 1:1 htbx rate 100mbit" \\
+	 "class add dev \$d parent 1:1 classid 1:10 htbx rate 10mbit ceil 100mbit" \\
+	 "class add dev \$d parent 1:1 classid 1:20 htbx rate 20mbit ceil 100mbit" \\
+	 "class change dev \$d parent 1:1 classid 1:10 htbx rate 30mbit ceil 100mbit quantum 3000" \\
+	 "qdisc add dev \$d parent 1:10 handle 10: fq_codel" \\
+	 "qdisc change dev \$d root handle 1: htbx default 20 r2q 5" \\
+	 "class del dev \$d classid 1:20" \\
+	 "class del dev \$d classid 1:10"; do
+	$TC \$s || { echo "step: tc \$s"; exit 1; }
+done
+$TC class show dev "\$d" | awk '{ print \$3 }' | paste -sd' '
+$IP link del "\$d"
+EOF
+
+if wanted wide; then
+	echo "# regress: wide: as root"
+	out=$(in_a sh "$TMPD/wide.sh" 2>"$TMPD/wide.err")
+	if [ "$out" = "1:1" ]; then
+		ok "wide: 300 TX queues in mq mode, as root: every step taken, 1:1 left"
+	else
+		fail "wide: 300 TX queues in mq mode, as root" "$out" "$(cat "$TMPD/wide.err")"
+	fi
+	echo "# regress: wide: as uid 65534 in a user+net namespace"
+	chmod 755 "$TMPD"
+	chmod 644 "$TMPD/wide.sh"
+	out=$("$HTBX_TOP/tools/bin/htbx-userns" sh "$TMPD/wide.sh" 2>"$TMPD/wide.err")
+	if [ "$out" = "1:1" ]; then
+		ok "wide: 300 TX queues in mq mode, as uid 65534: every step taken, 1:1 left"
+	else
+		fail "wide: 300 TX queues in mq mode, as uid 65534" "$out" "$(cat "$TMPD/wide.err")"
+	fi
 fi
 
 rm -rf "$TMPD"
