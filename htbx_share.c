@@ -70,6 +70,32 @@ void htbx_share_hold(struct htbx_core_node *cl, u64 now)
 	htbx_bucket_raise(&cl->bucket->ceil, (s64)now - cl->ctokens);
 }
 
+/*
+ * mq: the quantum the parent counts at @prio for the class of node @cl
+ * follows the class's quantum, if any node of the class is in the feed.
+ * A change of the quantum writes it and then comes here; a node that
+ * joins a feed comes here after its cmpxchg: with a full barrier on both
+ * sides, at least one of them sees the other's write, and the cmpxchg
+ * makes the fix once.
+ */
+static void htbx_feed_requantum(struct htbx_core_node *cl, int prio)
+{
+	struct htbx_bucket *b = cl->bucket;
+	s64 word = atomic64_read(&b->infeed[prio]);
+	u32 quantum;
+
+	do {
+		quantum = READ_ONCE(b->quantum);
+		if (!htbx_infeed_nodes(word) ||
+		    htbx_infeed_quantum(word) == quantum)
+			return;
+	} while (!atomic64_try_cmpxchg(&b->infeed[prio], &word,
+				       htbx_infeed_word(htbx_infeed_nodes(word),
+							quantum)));
+	atomic64_add((s64)quantum - htbx_infeed_quantum(word),
+		     &cl->parent->bucket->borrow_quanta[prio]);
+}
+
 /**
  * htbx_share_change - a node's class takes a new configuration
  * @cl: the node (cl->bucket set), still with its old configuration
@@ -85,13 +111,13 @@ void htbx_share_change(struct htbx_core_node *cl, u32 quantum, u64 now)
 	int prio;
 
 	htbx_share_sync(cl, now);
-	if (b->quantum == quantum)
+	if (READ_ONCE(b->quantum) == quantum)
 		return;
-	for (prio = 0; prio < HTBX_CORE_NUMPRIO && cl->parent; prio++)
-		if (atomic_read(&b->infeed[prio]))
-			atomic64_add((s64)quantum - (s64)b->quantum,
-				     &cl->parent->bucket->borrow_quanta[prio]);
 	WRITE_ONCE(b->quantum, quantum);
+	/* pairs with the barrier of a feed count's cmpxchg */
+	smp_mb();
+	for (prio = 0; prio < HTBX_CORE_NUMPRIO && cl->parent; prio++)
+		htbx_feed_requantum(cl, prio);
 }
 
 /**
@@ -119,7 +145,7 @@ void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_core_node *cl,
 {
 	atomic64_set(&b->rate, (s64)now - cl->buffer);
 	atomic64_set(&b->ceil, (s64)now - cl->cbuffer);
-	b->quantum = cl->cfg.quantum;
+	WRITE_ONCE(b->quantum, cl->cfg.quantum);
 }
 
 /**
@@ -163,27 +189,39 @@ void htbx_share_publish(struct htbx_core_node *cl)
  * mq: node @cl joins (@in) or leaves its parent's feed at @prio: the
  * class is counted in the parent's borrow_quanta while any of its nodes
  * is in a feed of the parent's. The first node in adds the class's
- * quantum, the last one out takes it away; the atomics order them (the
- * one that reads 1 -> 0 sees what the one that read 0 -> 1 added), and
- * b->quantum changes only with every queue's lock held
- * (htbx_share_change), so the two agree.
+ * quantum, the last one out takes away what was added; the count and
+ * the quantum counted change in one cmpxchg, so a change of the quantum
+ * on another queue (htbx_share_change) meets either the count before or
+ * after, never half of it.
  */
 static void htbx_feed_count(struct htbx_core_node *cl, int prio, bool in)
 {
 	struct htbx_bucket *b = cl->bucket, *pb = cl->parent->bucket;
+	s64 word, next;
+	u32 nodes, counted;
 
 	if (in == !!(cl->infeed & BIT(prio)))
 		return;
-	if (in) {
+	if (in)
 		cl->infeed |= BIT(prio);
-		if (atomic_inc_return(&b->infeed[prio]) == 1)
-			atomic64_add(READ_ONCE(b->quantum),
-				     &pb->borrow_quanta[prio]);
-	} else {
+	else
 		cl->infeed &= ~BIT(prio);
-		if (atomic_dec_return(&b->infeed[prio]) == 0)
-			atomic64_sub(READ_ONCE(b->quantum),
-				     &pb->borrow_quanta[prio]);
+	word = atomic64_read(&b->infeed[prio]);
+	do {
+		nodes = htbx_infeed_nodes(word) + (in ? 1 : -1);
+		counted = htbx_infeed_quantum(word);
+		if (in && nodes == 1)
+			counted = READ_ONCE(b->quantum);
+		else if (!nodes)
+			counted = 0;
+		next = htbx_infeed_word(nodes, counted);
+	} while (!atomic64_try_cmpxchg(&b->infeed[prio], &word, next));
+	if (in && nodes == 1) {
+		atomic64_add(counted, &pb->borrow_quanta[prio]);
+		htbx_feed_requantum(cl, prio);
+	} else if (!nodes) {
+		atomic64_sub(htbx_infeed_quantum(word),
+			     &pb->borrow_quanta[prio]);
 	}
 }
 
@@ -292,7 +330,7 @@ static u64 htbx_borrow_factor(const struct htbx_core_node *c, int prio,
 	u64 n = 1;
 
 	if (node)
-		n = (u64)max_t(int, atomic_read(&c->bucket->infeed[prio]), 1);
+		n = max_t(u64, htbx_infeed_nodes(atomic64_read(&c->bucket->infeed[prio])), 1);
 	w = clamp_t(u64, w, qn, U32_MAX);
 	n = min_t(u64, n, 1U << 14);
 	return min_t(u64, div64_u64((w * n) << 16, qn), 1ULL << 32);

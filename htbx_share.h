@@ -46,8 +46,9 @@
  *				still the old one): true when the class
  *				enters CANT_SEND, its first node to
  *   htbx_share_change(cl, quantum, now)  before a new configuration: sync,
- *				and the quantum the parent counts; with every
- *				queue's lock held (a class change)
+ *				and the quantum the parent counts; called on
+ *				each queue in turn (a class change), the
+ *				first call changes the quantum
  *   htbx_share_hold(cl, now)	after it: the buckets hold no more than
  *				the node's tokens
  *   htbx_share_charge(c, level, prio, len, wire, now)  the charge of one
@@ -62,10 +63,11 @@
  *				queues go first, and *at is when to look
  *				again
  *
- * Called by the glue (sch_htbx_main.c; tests/unit for the harness), with
- * every queue's lock held, when it gives the nodes of a class a bucket
- * (cl->bucket = b on each, after htbx_node_setup) or a class becomes a leaf
- * again:
+ * Called by the glue (sch_htbx_main.c; tests/unit for the harness), under
+ * no queue's lock, when it gives the nodes of a new class a bucket
+ * (cl->bucket = b on each, after htbx_node_setup, before any is linked),
+ * or before the nodes of a class whose last child goes become leaves
+ * again (the quantum is the one the class has):
  *   htbx_bucket_fill(b, cl, now)	full buckets for cl's configuration
  */
 #ifndef _HTBX_SHARE_H
@@ -110,16 +112,18 @@ struct htbx_bucket {
 	/*
 	 * Quantum across queues: the parent's excess is shared by its
 	 * children's quanta, whatever queues they borrow on. For each prio:
-	 * how many of this class's nodes sit in their parent's feed
-	 * (infeed), and for an inner class the quanta of its children that
-	 * have a node in one of its feeds (borrow_quanta, each child counted
-	 * once, with the quantum it had when it was counted: "quantum",
-	 * changed only with every queue's lock held) and the bytes they
-	 * borrowed through it on all queues (borrow_sent: the feed's
-	 * virtual time, as rate_sent is the class's own).
+	 * how many of this class's nodes sit in their parent's feed, and the
+	 * quantum the parent counts for the class while any does, in one
+	 * word (infeed: htbx_infeed_nodes, htbx_infeed_quantum), so that a
+	 * node joining a feed and a change of the class's quantum ("quantum",
+	 * made on one queue while the others run) agree on what was counted;
+	 * and for an inner class the quanta of its children that have a node
+	 * in one of its feeds (borrow_quanta) and the bytes they borrowed
+	 * through it on all queues (borrow_sent: the feed's virtual time, as
+	 * rate_sent is the class's own).
 	 */
 	u32			quantum;
-	atomic_t		infeed[HTBX_CORE_NUMPRIO];
+	atomic64_t		infeed[HTBX_CORE_NUMPRIO];
 	atomic64_t		borrow_quanta[HTBX_CORE_NUMPRIO];
 	atomic64_t		borrow_sent[HTBX_CORE_NUMPRIO];
 	/*
@@ -146,5 +150,21 @@ int htbx_share_yield(struct htbx_core_node **path, int depth, int prio, u64 now,
 
 void htbx_bucket_fill(struct htbx_bucket *b, const struct htbx_core_node *cl,
 		      u64 now);
+
+/* A bucket's infeed word: nodes in the parent's feed, the quantum counted. */
+static inline u32 htbx_infeed_nodes(s64 word)
+{
+	return (u32)word;
+}
+
+static inline u32 htbx_infeed_quantum(s64 word)
+{
+	return (u32)((u64)word >> 32);
+}
+
+static inline s64 htbx_infeed_word(u32 nodes, u32 quantum)
+{
+	return (s64)((u64)quantum << 32 | nodes);
+}
 
 #endif /* _HTBX_SHARE_H */

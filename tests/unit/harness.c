@@ -4,6 +4,7 @@
 #include "harness.h"
 
 unsigned long kshim_warnings;
+long kshim_fence;
 /* per thread: tsan_mq.c runs one core per thread */
 __thread u64 harness_leaf_calls;
 

@@ -117,6 +117,13 @@ static inline void atomic_dec(atomic_t *v)
 	__atomic_fetch_sub(&v->counter, 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * A full barrier. ThreadSanitizer does not model fences: a fully ordered
+ * read-modify-write of a word of its own stands in for one.
+ */
+extern long kshim_fence;
+#define smp_mb()	((void)__atomic_fetch_add(&kshim_fence, 0, __ATOMIC_SEQ_CST))
+
 /* Fully ordered, as the kernel's value-returning atomics. */
 static inline int atomic_inc_return(atomic_t *v)
 {

@@ -8,8 +8,8 @@
  * as in the kernel: a queue's core is touched under that queue's lock only
  * (here a mutex per queue, held by its thread around each batch of
  * enqueues and dequeues), and configuration (htbx_core_change, class add
- * and delete, reset) runs with every queue's lock held (taken in index
- * order, as htbx_mq_lock does). A dump reads each queue's nodes and core
+ * and delete) runs on one queue at a time, each under that queue's lock
+ * only, as the kernel's does; a reset runs with every queue's lock held. A dump reads each queue's nodes and core
  * under that queue's lock, one queue at a time (htbx_dump_class_stats,
  * htbx_mq_class_stats, htbx_mq_sum, on the kernels where a class dump
  * holds no lock of its own). Whatever two queues touch at once must then
@@ -62,6 +62,7 @@ struct queue {
 	int		idx;
 	struct sim	s;		/* s.q: this queue's core */
 	struct tcls	t[NCLS];	/* this queue's node of each class */
+	bool		linked[NCLS];	/* t[k] is in this queue's tree */
 	u64		seed;
 	/* this thread's own, read after the join */
 	u64		bytes, pkts, deqs, nulls, sleeps, loops;
@@ -72,7 +73,7 @@ static struct htbx_bucket b[NCLS];
 static struct queue qs[MAXQ];
 static int nq;
 static u64 C;			/* root rate = ceil, bytes/s */
-static bool present[NCLS];	/* written with every queue's lock held */
+static bool present[NCLS];	/* the config thread's own */
 static int stop;		/* atomic */
 
 /* config thread's counts */
@@ -130,30 +131,42 @@ static void node_add(int i, int k, const struct htbx_cfg *cfg, u64 now)
 		      now);
 }
 
-static void cls_add(int k, const struct htbx_cfg *cfg, u64 now)
+/*
+ * As htbx_class_create: the bucket filled for the class's configuration,
+ * then its node linked on each queue in turn, under that queue's lock.
+ */
+static void cls_add(int k, const struct htbx_cfg *cfg)
 {
+	struct htbx_core_node setup;
 	int i;
 
 	memset(&b[k], 0, sizeof(b[k]));		/* kzalloc */
-	for (i = 0; i < nq; i++)
-		node_add(i, k, cfg, now);
-	htbx_bucket_fill(&b[k], &qs[0].t[k].cl, now);
+	htbx_node_setup(&setup, cfg);
+	htbx_bucket_fill(&b[k], &setup, clock_ns());
+	for (i = 0; i < nq; i++) {
+		pthread_mutex_lock(&qs[i].lock);
+		node_add(i, k, cfg, clock_ns());
+		qs[i].linked[k] = true;
+		pthread_mutex_unlock(&qs[i].lock);
+	}
 	present[k] = true;
 }
 
-/* As htbx_delete: purge every queue's leaf, then unlink every node. */
-static void cls_del(int k, u64 now)
+/* As htbx_delete: on each queue in turn, its leaf purged, its node unlinked. */
+static void cls_del(int k)
 {
 	int i;
 
+	present[k] = false;
 	for (i = 0; i < nq; i++) {
+		pthread_mutex_lock(&qs[i].lock);
+		qs[i].linked[k] = false;
 		qs[i].t[k].qlen = 0;
 		htbx_core_deactivate(&qs[i].s.q, &qs[i].t[k].cl);
-	}
-	for (i = 0; i < nq; i++)
-		if (htbx_core_del(&qs[i].s.q, &qs[i].t[k].cl, now))
+		if (htbx_core_del(&qs[i].s.q, &qs[i].t[k].cl, clock_ns()))
 			qs[i].err = "churn: parent became a leaf";
-	present[k] = false;
+		pthread_mutex_unlock(&qs[i].lock);
+	}
 }
 
 /*
@@ -166,7 +179,7 @@ static void reset_all(u64 now)
 
 	for (i = 0; i < nq; i++) {
 		for (k = 0; k < NCLS; k++) {
-			if (!present[k])
+			if (!qs[i].linked[k])
 				continue;
 			qs[i].t[k].qlen = 0;
 			htbx_core_reset_node(&qs[i].s.q, &qs[i].t[k].cl, now);
@@ -180,7 +193,7 @@ static int nodes(struct queue *q, struct tcls **ts)
 	int k, n = 0;
 
 	for (k = 0; k < NCLS; k++)
-		if (present[k])
+		if (q->linked[k])
 			ts[n++] = &q->t[k];
 	return n;
 }
@@ -208,7 +221,7 @@ static void *queue_thread(void *arg)
 		 * then a leaf drops all it holds (purge).
 		 */
 		for (k = 0; k < NCLS; k++) {
-			if (inner[k] || !present[k])
+			if (inner[k] || !q->linked[k])
 				continue;
 			r = xorshift64s(&q->seed);
 			if (!q->t[k].qlen &&
@@ -274,9 +287,7 @@ static u64 dump_queue(int i)
 	u64 s = 0;
 	int k;
 
-	/* present[] only changes under every lock: a deleted node's
-	 * counters are still there to read
-	 */
+	/* a deleted node's counters are still there to read */
 	for (k = 0; k < NCLS; k++) {
 		s += qs[i].t[k].cl.overlimits;
 		s += qs[i].t[k].cl.lends;
@@ -312,15 +323,15 @@ static void dump(void)
 }
 
 /*
- * Configuration under every queue's lock, about every half millisecond:
- * a class's rate, ceil, prio and (leaves) quantum; the churn class
- * deleted or added again; rarely a reset of everything.
+ * Configuration about every half millisecond, a queue at a time: a
+ * class's rate, ceil, prio and (leaves) quantum; the churn class deleted
+ * or added again; rarely a reset of everything, with every queue's lock.
  */
 static void *config_thread(void *arg)
 {
 	static const u32 quanta[] = { 1000, 1500, 3000, 6000, 20000 };
 	struct htbx_cfg cfg;
-	u64 seed = 0x5eed, r, now;
+	u64 seed = 0x5eed, r;
 	int i, k;
 
 	(void)arg;
@@ -328,19 +339,19 @@ static void *config_thread(void *arg)
 		sleep_ns(500 * 1000);
 		dump();
 		r = xorshift64s(&seed);
-		lock_all();
-		now = clock_ns();
 		if (r % 256 == 0) {
-			reset_all(now);
+			lock_all();
+			reset_all(clock_ns());
+			unlock_all();
 			n_reset++;
 		} else if (r % 8 == 1) {
 			if (present[CHURN]) {
-				cls_del(CHURN, now);
+				cls_del(CHURN);
 				n_del++;
 			} else {
 				cfg = cls_cfg(CHURN, rdiv[CHURN], 1,
 					      prio0[CHURN], quant0[CHURN]);
-				cls_add(CHURN, &cfg, now);
+				cls_add(CHURN, &cfg);
 				n_add++;
 			}
 		} else {
@@ -359,14 +370,17 @@ static void *config_thread(void *arg)
 				/* the kernel keeps an inner class's quantum */
 				if (inner[k])
 					cfg.quantum = qs[0].t[k].cl.cfg.quantum;
-				for (i = 0; i < nq; i++)
+				/* as htbx_class_change: a queue at a time */
+				for (i = 0; i < nq; i++) {
+					pthread_mutex_lock(&qs[i].lock);
 					htbx_core_change(&qs[i].s.q,
 							 &qs[i].t[k].cl, &cfg,
-							 now);
+							 clock_ns());
+					pthread_mutex_unlock(&qs[i].lock);
+				}
 				n_change++;
 			}
 		}
-		unlock_all();
 	}
 	return NULL;
 }
@@ -407,16 +421,16 @@ static const char *counts(bool zero)
 			}
 			for (w = 0, j = 0; j < NCLS; j++)
 				if (present[j] && par[j] == k &&
-				    atomic_read(&b[j].infeed[pr]))
+				    (int)htbx_infeed_nodes(atomic64_read(&b[j].infeed[pr])))
 					w += b[j].quantum;
-			if (n == atomic_read(&b[k].infeed[pr]) &&
+			if (n == (int)htbx_infeed_nodes(atomic64_read(&b[k].infeed[pr])) &&
 			    want == atomic_read(&b[k].demand[pr]) &&
 			    w == atomic64_read(&b[k].borrow_quanta[pr]) &&
 			    (!zero || !(n | want | w)))
 				continue;
 			snprintf(why, sizeof(why),
 				 "class %d prio %d: infeed %d (nodes %d), demand %d (nodes %d), borrow_quanta %lld (children %lld)",
-				 k, pr, atomic_read(&b[k].infeed[pr]), n,
+				 k, pr, (int)htbx_infeed_nodes(atomic64_read(&b[k].infeed[pr])), n,
 				 atomic_read(&b[k].demand[pr]), want,
 				 (long long)atomic64_read(
 					 &b[k].borrow_quanta[pr]),
@@ -470,7 +484,7 @@ static void run(int n, u64 dur)
 	}
 	for (k = 0; k < NCLS; k++) {
 		cfg = cls_cfg(k, rdiv[k], cdiv[k], prio0[k], quant0[k]);
-		cls_add(k, &cfg, t0);
+		cls_add(k, &cfg);
 	}
 	for (i = 0; i < nq; i++)
 		pthread_create(&qs[i].thr, NULL, queue_thread, &qs[i]);
