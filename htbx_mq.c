@@ -300,83 +300,21 @@ void htbx_mq_destroy(struct Qdisc *sch)
 	q->queue_qdiscs = NULL;
 }
 
-/* ---- locking: every queue's ---- */
+/* ---- locking: one queue's at a time ---- */
 
 /*
- * Configuration changes the classes every queue's data path reads: it
- * takes the lock of every queue's qdisc, under the htbx qdisc's own
- * (idle) lock, which tells lockdep that nesting them is ordered.
+ * Every queue below @n has left what its data path read before this call
+ * (an array of nodes replaced): each queue's lock taken and let go in
+ * turn, as configuration takes them, never two at once.
  */
-static void htbx_mq_lock_queues(struct Qdisc *sch, unsigned int n)
-	__acquires(qdisc_lock(sch))
+static void htbx_mq_quiesce(struct htbx_sched *q, unsigned int n)
 {
-	struct htbx_sched *q = qdisc_priv(sch);
 	unsigned int i;
 
-	spin_lock_bh(qdisc_lock(sch));
-	/* sparse counts one context: the queues' locks net out here */
 	for (i = 0; i < n; i++) {
-		spin_lock_nest_lock(qdisc_lock(q->queue_qdiscs[i]),
-				    qdisc_lock(sch));
-		__release(qdisc_lock(q->queue_qdiscs[i]));
+		spin_lock_bh(qdisc_lock(q->queue_qdiscs[i]));
+		spin_unlock_bh(qdisc_lock(q->queue_qdiscs[i]));
 	}
-}
-
-void htbx_mq_lock(struct Qdisc *sch)
-	__acquires(qdisc_lock(sch))
-{
-	struct htbx_sched *q = qdisc_priv(sch);
-
-	htbx_mq_lock_queues(sch, q->nq);
-}
-
-void htbx_mq_unlock(struct Qdisc *sch)
-	__releases(qdisc_lock(sch))
-{
-	struct htbx_sched *q = qdisc_priv(sch);
-	unsigned int i;
-
-	for (i = q->nq; i-- > 0;) {
-		__acquire(qdisc_lock(q->queue_qdiscs[i]));
-		spin_unlock(qdisc_lock(q->queue_qdiscs[i]));
-	}
-	spin_unlock_bh(qdisc_lock(sch));
-}
-
-/*
- * mq: the hash of classes is read by every queue's data path, so it grows
- * under all their locks (qdisc_class_hash_grow() would take one).
- */
-void htbx_mq_class_hash_grow(struct Qdisc *sch)
-{
-	struct htbx_sched *q = qdisc_priv(sch);
-	struct Qdisc_class_hash *h = &q->clhash;
-	struct Qdisc_class_common *cl;
-	struct hlist_head *nhash, *ohash;
-	unsigned int i, nsize, osize;
-	struct hlist_node *next;
-
-	if (h->hashelems * 4 <= h->hashsize * 3)
-		return;
-	nsize = h->hashsize * 2;
-	nhash = kvcalloc(nsize, sizeof(*nhash), GFP_KERNEL_ACCOUNT);
-	if (!nhash)
-		return;		/* longer chains, as qdisc_class_hash_grow */
-
-	htbx_mq_lock(sch);
-	ohash = h->hash;
-	osize = h->hashsize;
-	for (i = 0; i < osize; i++) {
-		hlist_for_each_entry_safe(cl, next, &ohash[i], hnode)
-			hlist_add_head(&cl->hnode,
-				       &nhash[qdisc_class_hash(cl->classid,
-							       nsize - 1)]);
-	}
-	h->hash = nhash;
-	h->hashsize = nsize;
-	h->hashmask = nsize - 1;
-	htbx_mq_unlock(sch);
-	kvfree(ohash);
 }
 
 /* ---- leaves: a copy on every queue ---- */
@@ -721,8 +659,8 @@ static int htbx_mq_node_prepare(struct Qdisc *sch, struct htbx_class *cl,
  * Called by the stack under RTNL before the device uses the new count
  * (netif_set_real_num_tx_queues(), on ethtool -L). More queues than the
  * classes have nodes for: every class gets a node on each new queue,
- * set up and allocated first, then linked into the queues' trees with
- * their locks held, parents before children; the shared buckets are left
+ * set up and allocated first, then linked into each new queue's tree
+ * under that queue's lock, parents before children; the shared buckets are left
  * as they are, so the new nodes spend the class's tokens and add none.
  * Fewer: nothing changes here; the stack resets the queues above @n
  * (what they held is counted as dropped), and their nodes stay, idle,
@@ -734,7 +672,7 @@ void htbx_mq_change_real_num_tx(struct Qdisc *sch, unsigned int n)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	unsigned int from = q->nq, h, i, k;
-	struct htbx_node ***grown;
+	struct htbx_node ***grown, **old;
 	int depth;
 	struct htbx_class *cl, *parent;
 	struct htbx_node *p;
@@ -763,21 +701,32 @@ void htbx_mq_change_real_num_tx(struct Qdisc *sch, unsigned int n)
 		}
 	}
 
-	htbx_mq_lock_queues(sch, n);
-	now = htbx_clock_ns();
-	for (depth = 0; depth < HTBX_CORE_MAXDEPTH; depth++) {
-		k = 0;
-		for (h = 0; h < q->clhash.hashsize; h++) {
-			hlist_for_each_entry(cl, &q->clhash.hash[h],
-					     common.hnode) {
-				if (htbx_depth(cl->parent) != depth) {
-					k++;
-					continue;
-				}
-				swap(cl->mq_nodes, grown[k]);
-				k++;
-				parent = cl->parent;
-				for (i = from; i < n; i++) {
+	/*
+	 * The larger arrays first: a queue below @from that sends meanwhile
+	 * reads the old array or the new one, with its node in both.
+	 */
+	k = 0;
+	for (h = 0; h < q->clhash.hashsize; h++) {
+		hlist_for_each_entry(cl, &q->clhash.hash[h], common.hnode) {
+			old = cl->mq_nodes;
+			WRITE_ONCE(cl->mq_nodes, grown[k]);
+			grown[k++] = old;
+		}
+	}
+	/*
+	 * Then each new queue's nodes, linked under that queue's lock,
+	 * parents first; the queue takes packets once they all are.
+	 */
+	for (i = from; i < n; i++) {
+		spin_lock_bh(qdisc_lock(q->queue_qdiscs[i]));
+		now = htbx_clock_ns();
+		for (depth = 0; depth < HTBX_CORE_MAXDEPTH; depth++) {
+			for (h = 0; h < q->clhash.hashsize; h++) {
+				hlist_for_each_entry(cl, &q->clhash.hash[h],
+						     common.hnode) {
+					if (htbx_depth(cl->parent) != depth)
+						continue;
+					parent = cl->parent;
 					p = htbx_node_at(cl, i);
 					htbx_core_add(&p->queue->core, &p->core,
 						      parent ?
@@ -786,9 +735,10 @@ void htbx_mq_change_real_num_tx(struct Qdisc *sch, unsigned int n)
 				}
 			}
 		}
+		spin_unlock_bh(qdisc_lock(q->queue_qdiscs[i]));
+		WRITE_ONCE(q->nq, i + 1);
 	}
-	WRITE_ONCE(q->nq, n);
-	htbx_mq_unlock(sch);
+	htbx_mq_quiesce(q, from);
 
 	/* the old arrays; their nodes are the new arrays' */
 	for (h = 0; h < q->clhash.hashelems; h++)

@@ -5,7 +5,7 @@
  * schedules the queue's node of every class. What the nodes of a class share
  * between the queues' cores is htbx_share.c's; this layer holds the
  * qdiscs, the copies of a class's leaf on every queue and their sync, the
- * locking of every queue and the dumps that sum the queues
+ * nodes on queues the device starts to use and the dumps that sum the queues
  * (design/multiqueue.md).
  *
  * The interface, all called by the glue (sch_htbx_main.c) for a qdisc in
@@ -29,10 +29,8 @@
  *   htbx_mq_follow(p)			the queue's qdisc takes in what p's
  *					leaf holds now (htbx_purge_node too)
  *
- * Configuration, under RTNL:
- *   htbx_mq_lock(sch), htbx_mq_unlock(sch)  every queue's lock, under the
- *					qdisc's own (htbx_lock)
- *   htbx_mq_class_hash_grow(sch)	the hash of classes grows under them
+ * Configuration, under RTNL; the glue changes a queue's nodes under that
+ * queue's lock only, one queue at a time (htbx_lock_queue):
  *   htbx_mq_leaf_ok(leaf, extack)	may leaf be copied to every queue
  *   htbx_leaf_opts(leaf, skb)		leaf's options, as its dump has them
  *   htbx_clone_leaf(sch, leaf0, opt, i, classid, extack)  a copy of leaf0
@@ -74,9 +72,6 @@ int htbx_mq_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 void *htbx_mq_leaf_dequeue(struct htbx_node *p);
 void htbx_mq_follow(struct htbx_node *p);
 
-void htbx_mq_lock(struct Qdisc *sch) __acquires(qdisc_lock(sch));
-void htbx_mq_unlock(struct Qdisc *sch) __releases(qdisc_lock(sch));
-void htbx_mq_class_hash_grow(struct Qdisc *sch);
 bool htbx_mq_leaf_ok(const struct Qdisc *leaf, struct netlink_ext_ack *extack);
 struct nlattr *htbx_leaf_opts(struct Qdisc *leaf, struct sk_buff *skb);
 struct Qdisc *htbx_clone_leaf(struct Qdisc *sch, const struct Qdisc *leaf0,

@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #include <linux/netdevice.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <net/sch_generic.h>
 #include <net/gen_stats.h>
 
@@ -102,7 +103,14 @@ struct htbx_queue {
 };
 
 struct htbx_sched {
+	/*
+	 * The classes twice: the hash for walks and dumps, under RTNL; by
+	 * minor id for the data path's lookups (htbx_find), which in mq mode
+	 * run on every queue while a configuration changes them under RTNL
+	 * and one queue's lock at a time: the xarray is read under RCU.
+	 */
 	struct Qdisc_class_hash	clhash;
+	struct xarray		classes;
 	struct htbx_queue	queue;		/* not in mq mode */
 
 	struct tcf_proto __rcu	*filter_list;	/* filters at the qdisc */
@@ -130,11 +138,16 @@ static inline struct htbx_node *htbx_node_of(const struct htbx_core_node *c)
 	return container_of(c, struct htbx_node, core);
 }
 
-/* Class @cl on queue @i (0 without mq). */
+/*
+ * Class @cl on queue @i (0 without mq). The array of a class's nodes is
+ * replaced by a larger one (htbx_mq_change_real_num_tx) while the queues
+ * below its old size send: each queue reads one array or the other, with
+ * the same node for it in both.
+ */
 static inline struct htbx_node *htbx_node_at(struct htbx_class *cl,
 					     unsigned int i)
 {
-	return i ? cl->mq_nodes[i - 1] : &cl->node;
+	return i ? READ_ONCE(cl->mq_nodes)[i - 1] : &cl->node;
 }
 
 /* Queue @i (0 without mq). */
@@ -157,6 +170,16 @@ static inline int htbx_depth(const struct htbx_class *cl)
 static inline bool htbx_is_leaf(const struct htbx_class *cl)
 {
 	return !cl->node.core.children;
+}
+
+/*
+ * Is @cl a leaf on queue @i, as the queue's data path sees it? A class
+ * turns inner (or a leaf again) on one queue at a time, each under its
+ * queue's lock.
+ */
+static inline bool htbx_is_leaf_on(struct htbx_class *cl, unsigned int i)
+{
+	return !htbx_node_at(cl, i)->core.children;
 }
 
 /* Nodes per class. */
@@ -185,7 +208,8 @@ static inline struct netdev_queue *htbx_leaf_queue(struct Qdisc *sch,
  *   htbx_queue_reset(t)		every class's node on t at rest, its
  *					packets dropped: its reset
  *   htbx_purge_node(q, cl, i)		drop what node i of cl holds, out of
- *					its queue's rings (under htbx_lock)
+ *					its queue's rings (under its queue's
+ *					lock: htbx_lock_queue)
  *   htbx_new_leaf(sch, i, classid, extack)  a default pfifo leaf for node
  *					i (under RTNL, no lock)
  *

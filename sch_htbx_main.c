@@ -14,7 +14,7 @@
  * layer on top of it: htbx_share.c is its side in the core (what the
  * queues' cores share: buckets, published prios, quantum across queues),
  * htbx_mq.c its side in the kernel (a qdisc per TX queue, leaf copies,
- * every queue's lock, summed dumps). This file is the qdisc glue:
+ * the growth to new queues, summed dumps). This file is the qdisc glue:
  * netlink, classification, the leaf qdiscs, filters, statistics, the
  * single-queue data path and the watchdog. What differs from HTB:
  *
@@ -238,13 +238,14 @@ static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
 
 /* ---- classification ---- */
 
+/* Under RTNL, or in the data path (RCU): every class's major is the qdisc's. */
 static struct htbx_class *htbx_find(u32 handle, struct Qdisc *sch)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	struct Qdisc_class_common *clc;
 
-	clc = qdisc_class_find(&q->clhash, handle);
-	return clc ? container_of(clc, struct htbx_class, common) : NULL;
+	if (TC_H_MAJ(handle ^ sch->handle))
+		return NULL;
+	return xa_load(&q->classes, TC_H_MIN(handle));
 }
 
 static unsigned long htbx_search(struct Qdisc *sch, u32 handle)
@@ -264,6 +265,8 @@ static u32 htbx_defcls_id(struct Qdisc *sch)
  * htbx_classify - find the leaf class of @skb
  * @skb: the packet
  * @sch: the htbx qdisc
+ * @i: the queue it is classified on (0 without mq), whose nodes say which
+ *	classes are leaves
  * @qerr: where the verdict goes when an action took the packet
  *
  * skb->priority naming the qdisc selects the direct queue, naming a leaf
@@ -277,7 +280,7 @@ static u32 htbx_defcls_id(struct Qdisc *sch)
  * (*qerr then holds the verdict for the caller).
  */
 static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
-					int *qerr)
+					unsigned int i, int *qerr)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct htbx_class *cl;
@@ -288,11 +291,9 @@ static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
 	if (skb->priority == sch->handle)
 		return HTBX_DIRECT;
 	/* only an id of this qdisc can name one of its classes */
-	cl = NULL;
-	if (!TC_H_MAJ(skb->priority ^ sch->handle))
-		cl = htbx_find(skb->priority, sch);
+	cl = htbx_find(skb->priority, sch);
 	if (cl) {
-		if (htbx_is_leaf(cl))
+		if (htbx_is_leaf_on(cl, i))
 			return cl;
 		tcf = rcu_dereference_bh(cl->filter_list);
 	} else {
@@ -320,7 +321,7 @@ static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
 			if (!cl)
 				break;
 		}
-		if (htbx_is_leaf(cl))
+		if (htbx_is_leaf_on(cl, i))
 			return cl;
 		/* Filters that send inner classes to each other: give up. */
 		if (++hops > 2 * HTBX_MAXDEPTH)
@@ -329,8 +330,8 @@ static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	/* the default class, kept by every change that may move it */
-	cl = q->defcl;
-	if (!cl || !htbx_is_leaf(cl))
+	cl = READ_ONCE(q->defcl);
+	if (!cl || !htbx_is_leaf_on(cl, i))
 		return HTBX_DIRECT;
 	return cl;
 }
@@ -361,7 +362,7 @@ int htbx_queue_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct htbx_class *cl;
 	struct htbx_node *p;
 
-	cl = htbx_classify(skb, t->root, &ret);
+	cl = htbx_classify(skb, t->root, t->idx, &ret);
 	if (!cl) {
 		if (ret & __NET_XMIT_BYPASS)
 			qdisc_qstats_drop(sch);
@@ -369,7 +370,7 @@ int htbx_queue_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		return ret;
 	}
 	if (cl == HTBX_DIRECT) {
-		if (t->direct_queue.qlen >= q->direct_qlen)
+		if (t->direct_queue.qlen >= READ_ONCE(q->direct_qlen))
 			return qdisc_drop(skb, sch, to_free);
 		__qdisc_enqueue_tail(skb, &t->direct_queue);
 		/* read by htbx_dump() without the qdisc lock */
@@ -489,33 +490,48 @@ static void htbx_reset(struct Qdisc *sch)
 		htbx_queue_reset(&q->queue);
 }
 
-/* ---- locking: one qdisc lock, or in mq mode every queue's ---- */
+/* ---- locking: the qdisc's lock, or in mq mode one queue's at a time ---- */
 
-/* Configuration changes the classes every queue's data path reads. */
-static void htbx_lock(struct Qdisc *sch)
+/*
+ * Configuration changes what a queue's data path reads on one queue at a
+ * time, under that queue's lock alone (without mq: the qdisc's tree
+ * lock), so that it never holds more than one: a device may have
+ * thousands of queues. What every queue reads (the classes by id, the
+ * default class, the direct queue's limit) is published under RTNL with
+ * marked or RCU accesses, a class only once its nodes are on every queue
+ * and taken away before they go (design/multiqueue.md, "Configuration").
+ */
+static void htbx_lock_queue(struct Qdisc *sch, unsigned int i)
 	__acquires(qdisc_lock(sch))
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 
-	if (q->mq)
-		htbx_mq_lock(sch);
-	else
+	if (q->mq) {
+		spin_lock_bh(qdisc_lock(q->queue_qdiscs[i]));
+		/* sparse: one context, whichever queue's it is */
+		__release(qdisc_lock(q->queue_qdiscs[i]));
+		__acquire(qdisc_lock(sch));
+	} else {
 		sch_tree_lock(sch);
+	}
 }
 
-static void htbx_unlock(struct Qdisc *sch)
+static void htbx_unlock_queue(struct Qdisc *sch, unsigned int i)
 	__releases(qdisc_lock(sch))
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 
-	if (q->mq)
-		htbx_mq_unlock(sch);
-	else
+	if (q->mq) {
+		__acquire(qdisc_lock(q->queue_qdiscs[i]));
+		spin_unlock_bh(qdisc_lock(q->queue_qdiscs[i]));
+		__release(qdisc_lock(sch));
+	} else {
 		sch_tree_unlock(sch);
+	}
 }
 
 /*
- * Drop what node @i of @cl holds (under htbx_lock) and take it out of its
+ * Drop what node @i of @cl holds (under htbx_lock_queue(i)) and take it out of its
  * queue's rings. Without mq, qdisc_purge_queue() reports the drop up the
  * tree; in mq mode the queue's qdisc is not up the tree and follows here.
  */
@@ -908,7 +924,6 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 	unsigned long adj = 0;
 	struct htbx_cfg cfg;
 	unsigned int i;
-	u64 now;
 	int err;
 
 	/* parse -> derive: nothing is changed before both succeeded */
@@ -938,31 +953,25 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 		}
 	}
 
-	/* apply */
-	htbx_lock(sch);
+	/* apply, on one queue at a time */
 	cl->params = params;
-	now = htbx_clock_ns();
-	for (i = 0; i < htbx_nq(q); i++)
+	for (i = 0; i < htbx_nq(q); i++) {
+		htbx_lock_queue(sch, i);
 		htbx_core_change(&htbx_queue_at(q, i)->core,
-				 &htbx_node_at(cl, i)->core, &cfg, now);
-	htbx_unlock(sch);
+				 &htbx_node_at(cl, i)->core, &cfg,
+				 htbx_clock_ns());
+		htbx_unlock_queue(sch, i);
+	}
 	htbx_adj_info_cfg(&w, cl->common.classid, &cfg, q->r2q);
 	htbx_report(extack, adj, &w);
 	return 0;
 }
 
-/* The hash of classes grows; in mq mode under every queue's lock. */
-static void htbx_class_hash_grow(struct Qdisc *sch)
-{
-	struct htbx_sched *q = qdisc_priv(sch);
-
-	if (q->mq)
-		htbx_mq_class_hash_grow(sch);
-	else
-		qdisc_class_hash_grow(sch, &q->clhash);
-}
-
-/* Create: check everything, allocate, then take the lock and link. */
+/*
+ * Create: check everything, allocate and set up, then link the class's
+ * node on each queue under that queue's lock, and only then publish the
+ * class to the data path.
+ */
 static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 			     struct nlattr **tb, struct nlattr *rate_est,
 			     unsigned long *arg, struct netlink_ext_ack *extack)
@@ -977,7 +986,6 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	struct htbx_node *p;
 	struct htbx_cfg cfg;
 	unsigned int i;
-	u64 now;
 	int err;
 
 	/* validate and derive */
@@ -1019,9 +1027,13 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 		}
 	}
 
-	err = tcf_block_get(&cl->block, &cl->filter_list, sch, extack);
+	/* the slot its lookup takes, so that publishing cannot fail */
+	err = xa_reserve(&q->classes, TC_H_MIN(classid), GFP_KERNEL_ACCOUNT);
 	if (err)
 		goto err_free;
+	err = tcf_block_get(&cl->block, &cl->filter_list, sch, extack);
+	if (err)
+		goto err_slot;
 	if (rate_est) {
 		err = gen_new_estimator(&cl->node.bstats, cl->cpu_bstats,
 					&cl->rate_est, NULL,
@@ -1037,12 +1049,22 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 		goto err_est;
 	}
 
-	/* apply */
-	htbx_lock(sch);
-	now = htbx_clock_ns();
+	for (i = 0; i < htbx_nq(q); i++) {
+		p = htbx_node_at(cl, i);
+		p->leaf = leaves[i];
+		htbx_node_setup(&p->core, &cfg);
+		if (q->mq) {
+			p->queue = htbx_queue_at(q, i);
+			p->core.bucket = cl->bucket;
+		}
+	}
+	if (q->mq)
+		htbx_bucket_fill(cl->bucket, &cl->node.core, htbx_clock_ns());
+
+	/* apply, on one queue at a time */
 	for (i = 0; i < htbx_nq(q); i++) {
 		t = htbx_queue_at(q, i);
-		p = htbx_node_at(cl, i);
+		htbx_lock_queue(sch, i);
 		if (old_leaves) {
 			/*
 			 * The parent turns inner: its queued packets are
@@ -1054,27 +1076,22 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 			old_leaves[i] = htbx_node_at(parent, i)->leaf;
 			htbx_node_at(parent, i)->leaf = NULL;
 		}
-		p->leaf = leaves[i];
-		htbx_node_setup(&p->core, &cfg);
-		if (q->mq) {
-			p->queue = t;
-			p->core.bucket = cl->bucket;
-		}
-		htbx_core_add(&t->core, &p->core,
+		htbx_core_add(&t->core, &htbx_node_at(cl, i)->core,
 			      parent ? &htbx_node_at(parent, i)->core : NULL,
-			      now);
+			      htbx_clock_ns());
+		htbx_unlock_queue(sch, i);
 	}
-	if (q->mq)
-		htbx_bucket_fill(cl->bucket, &cl->node.core, now);
+	/* on every queue now: the data path may find it */
+	xa_store(&q->classes, TC_H_MIN(classid), cl, GFP_KERNEL_ACCOUNT);
 	qdisc_class_hash_insert(&q->clhash, &cl->common);
 	if (classid == htbx_defcls_id(sch))
-		q->defcl = cl;
-	htbx_unlock(sch);
+		WRITE_ONCE(q->defcl, cl);
 
 	kfree(leaves);
 	/* one leaf is shown: queue 0's (mq: the others are its copies) */
 	qdisc_hash_add(cl->node.leaf, true);
-	htbx_class_hash_grow(sch);
+	/* no data path reads the hash: its own lock is enough */
+	qdisc_class_hash_grow(sch, &q->clhash);
 	htbx_put_leaves(old_leaves, htbx_nq(q));
 	if (old_leaves) {
 		/* its grafted leaf is gone, and with it what to follow */
@@ -1090,6 +1107,8 @@ err_est:
 	gen_kill_estimator(&cl->rate_est);
 err_block:
 	tcf_block_put(cl->block);
+err_slot:
+	xa_release(&q->classes, TC_H_MIN(classid));
 err_free:
 	kfree(old_leaves);
 	free_percpu(cl->cpu_bstats);
@@ -1125,7 +1144,6 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 	struct Qdisc **new_leaves = NULL;
 	bool parent_is_leaf = false;
 	unsigned int i;
-	u64 now;
 
 	if (!htbx_is_leaf(cl)) {
 		NL_SET_ERR_MSG_MOD(extack, "class has child classes: delete them first");
@@ -1143,25 +1161,30 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 			return -ENOBUFS;
 	}
 
-	htbx_lock(sch);
-	now = htbx_clock_ns();
-	for (i = 0; i < htbx_nq(q); i++)
-		htbx_purge_node(q, cl, i);
+	/*
+	 * Taken from the data path first, then off each queue in turn: a
+	 * queue that finds no class by the id finds no node of it either.
+	 */
+	xa_erase(&q->classes, TC_H_MIN(cl->common.classid));
 	qdisc_class_hash_remove(&q->clhash, &cl->common);
 	if (q->defcl == cl)
-		q->defcl = NULL;
+		WRITE_ONCE(q->defcl, NULL);
+	/* the parent's buckets full, as a leaf's are made */
+	if (new_leaves && q->mq)
+		htbx_bucket_fill(parent->bucket, &parent->node.core,
+				 htbx_clock_ns());
 	for (i = 0; i < htbx_nq(q); i++) {
+		htbx_lock_queue(sch, i);
+		htbx_purge_node(q, cl, i);
 		if (htbx_core_del(&htbx_queue_at(q, i)->core,
-				  &htbx_node_at(cl, i)->core, now) &&
+				  &htbx_node_at(cl, i)->core, htbx_clock_ns()) &&
 		    parent && new_leaves) {
 			htbx_node_at(parent, i)->leaf = new_leaves[i];
 			new_leaves[i] = NULL;
 			parent_is_leaf = true;
 		}
+		htbx_unlock_queue(sch, i);
 	}
-	if (parent_is_leaf && q->mq)
-		htbx_bucket_fill(parent->bucket, &parent->node.core, now);
-	htbx_unlock(sch);
 
 	if (parent_is_leaf)
 		qdisc_hash_add(parent->node.leaf, true);
@@ -1230,15 +1253,15 @@ static int htbx_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 	}
 
 	/* Purges the old leaves; the class leaves its queues' rings. */
-	htbx_lock(sch);
 	for (i = 0; i < htbx_nq(q); i++) {
 		p = htbx_node_at(cl, i);
+		htbx_lock_queue(sch, i);
 		htbx_purge_node(q, cl, i);
 		tmp = p->leaf;
 		p->leaf = leaves[i];
 		leaves[i] = tmp;
+		htbx_unlock_queue(sch, i);
 	}
-	htbx_unlock(sch);
 
 	/* the options the copies have, looked at by htbx_leaf_sync() */
 	if (q->mq) {
@@ -1501,28 +1524,33 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 		return -EINVAL;
 	}
 
-	htbx_lock(sch);
+	/* read by the data path of every queue */
 	q->defcls = defcls;
-	q->defcl = htbx_find(htbx_defcls_id(sch), sch);
-	q->direct_qlen = direct_qlen;
+	WRITE_ONCE(q->defcl, htbx_find(htbx_defcls_id(sch), sch));
+	WRITE_ONCE(q->direct_qlen, direct_qlen);
 	if (r2q != q->r2q) {
-		/* Derived quanta of leaves follow the new r2q. */
+		/* Derived quanta of leaves follow the new r2q, a queue at a time. */
 		q->r2q = r2q;
-		now = htbx_clock_ns();
-		for (i = 0; i < q->clhash.hashsize; i++) {
-			hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
-				if (cl->params.quantum || !htbx_is_leaf(cl))
-					continue;
-				htbx_derive(&cl->params, r2q, &cfg, &ignored);
-				for (k = 0; k < htbx_nq(q); k++)
+		for (k = 0; k < htbx_nq(q); k++) {
+			htbx_lock_queue(sch, k);
+			now = htbx_clock_ns();
+			for (i = 0; i < q->clhash.hashsize; i++) {
+				hlist_for_each_entry(cl, &q->clhash.hash[i],
+						     common.hnode) {
+					if (cl->params.quantum ||
+					    !htbx_is_leaf(cl))
+						continue;
+					htbx_derive(&cl->params, r2q, &cfg,
+						    &ignored);
 					htbx_core_change(
 						&htbx_queue_at(q, k)->core,
 						&htbx_node_at(cl, k)->core,
 						&cfg, now);
+				}
 			}
+			htbx_unlock_queue(sch, k);
 		}
 	}
-	htbx_unlock(sch);
 	htbx_report(extack, adj, &w);
 	return 0;
 }
@@ -1554,6 +1582,8 @@ static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 	struct nlattr *tb[TCA_HTBX_MAX + 1];
 	int err;
 
+	/* first: htbx_destroy runs after a failed init too */
+	xa_init_flags(&q->classes, XA_FLAGS_ACCOUNT);
 	htbx_queue_init(&q->queue, sch);
 	q->queue.root = sch;
 	INIT_DELAYED_WORK(&q->leaf_sync, htbx_leaf_sync_work);
@@ -1642,6 +1672,7 @@ static void htbx_destroy(struct Qdisc *sch)
 			htbx_destroy_class(sch, cl);
 	}
 	qdisc_class_hash_destroy(&q->clhash);
+	xa_destroy(&q->classes);
 	__qdisc_reset_queue(&q->queue.direct_queue);
 }
 
