@@ -10,11 +10,11 @@
 # then the same on 4-queue devices in mq mode (-q 4: a dummy and a veth
 # whose real TX queue count `ethtool -L` changes under traffic), as root and
 # as uid 65534 in a user+net namespace of its own (the kinds mq mode refuses
-# included). Each mq run must have changed the veth's queue count, but
-# where the kernel's veth cannot (before 5.14: a counted skip). Then
-# sch_htbx must unload: no qdisc or class outlives its namespace. On the
-# debug kernel the boot's detectors (KASAN, lockdep, kmemleak scanned after
-# the command) judge the same run.
+# included), and on 64-queue devices as root. Each mq run must have
+# changed the veth's queue count, but where the kernel's veth cannot
+# (before 5.14: a counted skip). Then sch_htbx must unload: no qdisc or
+# class outlives its namespace. On the debug kernel the boot's detectors
+# (KASAN, lockdep, kmemleak scanned after the command) judge the same run.
 #
 # HTBX_FUZZ_SEED=N picks the seed (default 1: make check sends the same requests
 # every run; the seed is printed with every result). The long run
@@ -104,6 +104,21 @@ else
 		fail "user: htbx-fuzz -q 4 reported" "$(tail -n 3 /tmp/htbx-fuzz-user.out)"
 	txq_changes "user: htbx-fuzz -q 4" /tmp/htbx-fuzz-user.out
 fi
+
+# Wide devices: 64 TX queues (a class has a node on each, and each change
+# is a step per queue, under that queue's lock alone), HTBX_WIDE_FUZZ_OPS
+# operations (default 300), as root; checks named "wide:".
+wide_ops=${HTBX_WIDE_FUZZ_OPS:-300}
+echo "# htbx-fuzz -q 64 -s $seed -n $wide_ops on $(uname -r)"
+t0=$(cut -d' ' -f1 /proc/uptime)
+"$FUZZ" -q 64 -s "$seed" -n "$wide_ops" >/tmp/htbx-fuzz-wide.out 2>&1
+rc=$?
+t1=$(cut -d' ' -f1 /proc/uptime)
+sed -E 's/^(not ok|ok) - htbx-fuzz/\1 - wide: htbx-fuzz -q 64/' /tmp/htbx-fuzz-wide.out
+echo "# htbx-fuzz -q 64: exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
+[ $rc -le 1 ] || fail "wide: htbx-fuzz -q 64 ran to its end" "exit $rc"
+grep -qE '^(not ok|ok) - ' /tmp/htbx-fuzz-wide.out ||
+	fail "wide: htbx-fuzz -q 64 reported" "$(tail -n 3 /tmp/htbx-fuzz-wide.out)"
 
 unload() { rmmod sch_htbx 2>/dev/null; }
 if wait_until 30 unload; then
