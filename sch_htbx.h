@@ -104,10 +104,10 @@ struct htbx_queue {
 
 struct htbx_sched {
 	/*
-	 * The classes twice: the hash for walks and dumps, under RTNL; by
-	 * minor id for the data path's lookups (htbx_find), which in mq mode
-	 * run on every queue while a configuration changes them under RTNL
-	 * and one queue's lock at a time: the xarray is read under RCU.
+	 * The classes: the hash, changed under the tree lock, for walks and
+	 * dumps and the single-queue data path's lookups (htbx_find); in mq
+	 * mode also by minor id, for the lookups on every queue, which no one
+	 * lock covers: the xarray is read under RCU.
 	 */
 	struct Qdisc_class_hash	clhash;
 	struct xarray		classes;

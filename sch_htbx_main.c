@@ -238,14 +238,21 @@ static int htbx_parse(struct nlattr *opt, struct nlattr **tb,
 
 /* ---- classification ---- */
 
-/* Under RTNL, or in the data path (RCU): every class's major is the qdisc's. */
+/*
+ * Under RTNL, or in the data path: without mq under the tree lock, which
+ * the hash changes under too; in mq mode on any queue, under RCU, in the
+ * xarray (the hash's one lock is no queue's).
+ */
 static struct htbx_class *htbx_find(u32 handle, struct Qdisc *sch)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
+	struct Qdisc_class_common *clc;
 
-	if (TC_H_MAJ(handle ^ sch->handle))
-		return NULL;
-	return xa_load(&q->classes, TC_H_MIN(handle));
+	if (q->mq)
+		return TC_H_MAJ(handle ^ sch->handle) ? NULL :
+		       xa_load(&q->classes, TC_H_MIN(handle));
+	clc = qdisc_class_find(&q->clhash, handle);
+	return clc ? container_of(clc, struct htbx_class, common) : NULL;
 }
 
 static unsigned long htbx_search(struct Qdisc *sch, u32 handle)
@@ -291,7 +298,9 @@ static struct htbx_class *htbx_classify(struct sk_buff *skb, struct Qdisc *sch,
 	if (skb->priority == sch->handle)
 		return HTBX_DIRECT;
 	/* only an id of this qdisc can name one of its classes */
-	cl = htbx_find(skb->priority, sch);
+	cl = NULL;
+	if (!TC_H_MAJ(skb->priority ^ sch->handle))
+		cl = htbx_find(skb->priority, sch);
 	if (cl) {
 		if (htbx_is_leaf_on(cl, i))
 			return cl;
@@ -1083,14 +1092,15 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	}
 	/* on every queue now: the data path may find it */
 	xa_store(&q->classes, TC_H_MIN(classid), cl, GFP_KERNEL_ACCOUNT);
+	sch_tree_lock(sch);
 	qdisc_class_hash_insert(&q->clhash, &cl->common);
+	sch_tree_unlock(sch);
 	if (classid == htbx_defcls_id(sch))
 		WRITE_ONCE(q->defcl, cl);
 
 	kfree(leaves);
 	/* one leaf is shown: queue 0's (mq: the others are its copies) */
 	qdisc_hash_add(cl->node.leaf, true);
-	/* no data path reads the hash: its own lock is enough */
 	qdisc_class_hash_grow(sch, &q->clhash);
 	htbx_put_leaves(old_leaves, htbx_nq(q));
 	if (old_leaves) {
@@ -1166,7 +1176,9 @@ static int htbx_delete(struct Qdisc *sch, unsigned long arg,
 	 * queue that finds no class by the id finds no node of it either.
 	 */
 	xa_erase(&q->classes, TC_H_MIN(cl->common.classid));
+	sch_tree_lock(sch);
 	qdisc_class_hash_remove(&q->clhash, &cl->common);
+	sch_tree_unlock(sch);
 	if (q->defcl == cl)
 		WRITE_ONCE(q->defcl, NULL);
 	/* the parent's buckets full, as a leaf's are made */
