@@ -346,13 +346,18 @@ else
 	# dflt_gain CLASS...: which of "direct" and the CLASSes carried 1 s of
 	# packets that name no class of 1: (priority 0, and 2:10, another
 	# qdisc's class); "none" or "several" otherwise
+	# (one tc run for the qdisc's and every class's counts: tcb)
 	dflt_counts() {
-		_v=$(qd_field $BUSY 1: direct_packets_stat)
-		printf '%s ' "${_v:-0}"
-		for _c; do
-			_v=$(cls_sent $BUSY "$_c" | cut -d' ' -f2)
-			printf '%s ' "${_v:-0}"
-		done
+		printf 'qdisc show dev %s\nclass show dev %s\n' $BUSY $BUSY |
+			"$TC" -s -batch - | awk -v want="$*" '
+			$1 == "qdisc" { c = ""; q = ($3 == "1:") }
+			q { for (i = 1; i < NF; i++)
+				if ($i == "direct_packets_stat") d = $(i + 1) }
+			$1 == "class" { c = $3; q = 0; next }
+			c != "" && $1 == "Sent" { s[c] = $4; c = "" }
+			END { printf "%d ", d
+				n = split(want, W, " ")
+				for (i = 1; i <= n; i++) printf "%d ", s[W[i]] }'
 	}
 	dflt_gain() {
 		_b=$(dflt_counts "$@")
