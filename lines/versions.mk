@@ -8,7 +8,11 @@
 # Debian suite both come from (default bookworm, the host's own; others
 # through lines/apt-suite). A line of another suite builds the module in
 # a build root of that suite (lines/kmake: its gcc, binutils, pahole and
-# glibc), as that suite's DKMS would.
+# glibc), as that suite's DKMS would. SUITES_<line>, if set, is the only
+# VM suites the line runs (tests/run-all): trixie's 6.12.117 is the source
+# of the 6.12 line built by trixie's toolchain, so it runs the module suite
+# (load, configure, traffic, unload) and its package test (deb-trixie),
+# and the rest on the 6.12 line only.
 KREL_6_1      := 6.1.0-57-amd64
 KBUILD_6_1    := linux-kbuild-6.1
 KREL_6_12     := 6.12.117+deb12-amd64
@@ -17,6 +21,7 @@ KBUILD_6_12   := linux-kbuild-6.12.117+deb12
 KREL_trixie   := 6.12.117+deb13-amd64
 KBUILD_trixie := linux-kbuild-6.12.117+deb13
 SUITE_trixie  := trixie
+SUITES_trixie := module
 # trixie-backports, the newest 7.x (7.x packaging: linux-binary/modules/base)
 KREL_7_3      := 7.3.4+deb13-amd64
 KBUILD_7_3    := linux-kbuild-7.3.4+deb13
