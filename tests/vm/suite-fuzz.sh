@@ -64,61 +64,50 @@ t1=$(cut -d' ' -f1 /proc/uptime)
 echo "# htbx-fuzz: exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 [ $rc -le 1 ] || fail "htbx-fuzz ran to its end" "exit $rc"
 
+# fuzz_q NAME QUEUES OPS OUT [COMMAND...]: htbx-fuzz -q QUEUES, OPS
+# operations, run by COMMAND if given (htbx-userns), its output kept in
+# OUT and shown with its checks named "NAME: htbx-fuzz -q QUEUES"; NAME
+# fails if it did not run to its end or reported nothing.
+fuzz_q() {
+	_n=$1 _q=$2 _ops=$3 _out=$4
+	shift 4
+	echo "# htbx-fuzz -q $_q -s $seed -n $_ops ($_n) on $(uname -r)"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	"$@" "$FUZZ" -q "$_q" -s "$seed" -n "$_ops" >"$_out" 2>&1
+	rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	sed -E "s/^(not ok|ok) - htbx-fuzz/\1 - $_n: htbx-fuzz -q $_q/" "$_out"
+	echo "# htbx-fuzz -q $_q ($_n): exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
+	[ $rc -le 1 ] || fail "$_n: htbx-fuzz -q $_q ran to its end" "exit $rc"
+	grep -qE '^(not ok|ok) - ' "$_out" ||
+		fail "$_n: htbx-fuzz -q $_q reported" "$(tail -n 3 "$_out")"
+}
+
 # mq mode: the same kind of run on devices with 4 TX queues (htbx-fuzz
 # -q 4: the roots are made with mq, so every class's leaf has a copy per
 # queue and the buckets are shared), on every line and on debug, where
 # KASAN, lockdep and kmemleak judge it; HTBX_MQ_FUZZ_OPS operations
 # (default 3000). Its checks are named "mq:".
-mq_ops=${HTBX_MQ_FUZZ_OPS:-3000}
-echo "# htbx-fuzz -q 4 -s $seed -n $mq_ops on $(uname -r)"
-t0=$(cut -d' ' -f1 /proc/uptime)
-"$FUZZ" -q 4 -s "$seed" -n "$mq_ops" >/tmp/htbx-fuzz-mq.out 2>&1
-rc=$?
-t1=$(cut -d' ' -f1 /proc/uptime)
-sed -E 's/^(not ok|ok) - htbx-fuzz/\1 - mq: htbx-fuzz -q 4/' /tmp/htbx-fuzz-mq.out
-echo "# htbx-fuzz -q 4: exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
-[ $rc -le 1 ] || fail "mq: htbx-fuzz -q 4 ran to its end" "exit $rc"
-grep -qE '^(not ok|ok) - ' /tmp/htbx-fuzz-mq.out ||
-	fail "mq: htbx-fuzz -q 4 reported" "$(tail -n 3 /tmp/htbx-fuzz-mq.out)"
+fuzz_q mq 4 "${HTBX_MQ_FUZZ_OPS:-3000}" /tmp/htbx-fuzz-mq.out
 txq_changes "mq: htbx-fuzz -q 4" /tmp/htbx-fuzz-mq.out
 
 # Namespaces go in a workqueue after their last process: poll.
 # The same in mq mode as an unprivileged user: uid 65534 in a user and
 # network namespace of its own (tools/bin/htbx-userns), as `unshare -Urn`.
 USERNS=$HTBX_TOP/tools/bin/htbx-userns
-user_ops=${HTBX_USER_FUZZ_OPS:-1000}
 if [ ! -x "$USERNS" ]; then
 	fail "user: htbx-fuzz -q 4 as uid 65534" "missing: $USERNS (make tools)"
 elif ! err=$("$USERNS" true 2>&1); then
 	skip "user: htbx-fuzz -q 4 as uid 65534" "this kernel gives no user namespace to uid 65534: $err"
 else
-	echo "# htbx-fuzz -q 4 -s $seed -n $user_ops as uid 65534 in a user+net namespace"
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	"$USERNS" "$FUZZ" -q 4 -s "$seed" -n "$user_ops" >/tmp/htbx-fuzz-user.out 2>&1
-	rc=$?
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	sed -E 's/^(not ok|ok) - htbx-fuzz/\1 - user: htbx-fuzz -q 4/' /tmp/htbx-fuzz-user.out
-	echo "# htbx-fuzz -q 4 as uid 65534: exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
-	[ $rc -le 1 ] || fail "user: htbx-fuzz -q 4 ran to its end" "exit $rc"
-	grep -qE '^(not ok|ok) - ' /tmp/htbx-fuzz-user.out ||
-		fail "user: htbx-fuzz -q 4 reported" "$(tail -n 3 /tmp/htbx-fuzz-user.out)"
+	fuzz_q user 4 "${HTBX_USER_FUZZ_OPS:-1000}" /tmp/htbx-fuzz-user.out "$USERNS"
 	txq_changes "user: htbx-fuzz -q 4" /tmp/htbx-fuzz-user.out
 fi
 
 # Wide devices: 64 TX queues (a class has a node on each, and each change
 # is a step per queue, under that queue's lock alone), HTBX_WIDE_FUZZ_OPS
 # operations (default 300), as root; checks named "wide:".
-wide_ops=${HTBX_WIDE_FUZZ_OPS:-300}
-echo "# htbx-fuzz -q 64 -s $seed -n $wide_ops on $(uname -r)"
-t0=$(cut -d' ' -f1 /proc/uptime)
-"$FUZZ" -q 64 -s "$seed" -n "$wide_ops" >/tmp/htbx-fuzz-wide.out 2>&1
-rc=$?
-t1=$(cut -d' ' -f1 /proc/uptime)
-sed -E 's/^(not ok|ok) - htbx-fuzz/\1 - wide: htbx-fuzz -q 64/' /tmp/htbx-fuzz-wide.out
-echo "# htbx-fuzz -q 64: exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
-[ $rc -le 1 ] || fail "wide: htbx-fuzz -q 64 ran to its end" "exit $rc"
-grep -qE '^(not ok|ok) - ' /tmp/htbx-fuzz-wide.out ||
-	fail "wide: htbx-fuzz -q 64 reported" "$(tail -n 3 /tmp/htbx-fuzz-wide.out)"
+fuzz_q wide 64 "${HTBX_WIDE_FUZZ_OPS:-300}" /tmp/htbx-fuzz-wide.out
 
 unload() { rmmod sch_htbx 2>/dev/null; }
 if wait_until 30 unload; then
