@@ -9,8 +9,9 @@
  * (here a mutex per queue, held by its thread around each batch of
  * enqueues and dequeues), and configuration (htbx_core_change, class add
  * and delete) runs on one queue at a time, each under that queue's lock
- * only, as the kernel's does; a reset runs with every queue's lock held. A dump reads each queue's nodes and core
- * under that queue's lock, one queue at a time (htbx_dump_class_stats,
+ * only, as the kernel's does; a reset runs with every queue's lock held.
+ * A dump reads each queue's nodes and core under that queue's lock, one
+ * queue at a time (htbx_dump_class_stats,
  * htbx_mq_class_stats, htbx_mq_sum, on the kernels where a class dump
  * holds no lock of its own). Whatever two queues touch at once must then
  * be atomic or marked (kshim.h maps READ_ONCE/WRITE_ONCE to relaxed
