@@ -330,7 +330,7 @@ static u64 htbx_borrow_factor(const struct htbx_core_node *c, int prio,
 	u64 n = 1;
 
 	if (node)
-		n = max_t(u64, htbx_infeed_nodes(atomic64_read(&c->bucket->infeed[prio])), 1);
+		n = max_t(u64, htbx_bucket_infeed(c->bucket, prio), 1);
 	w = clamp_t(u64, w, qn, U32_MAX);
 	n = min_t(u64, n, 1U << 14);
 	return min_t(u64, div64_u64((w * n) << 16, qn), 1ULL << 32);

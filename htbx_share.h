@@ -167,4 +167,10 @@ static inline s64 htbx_infeed_word(u32 nodes, u32 quantum)
 	return (s64)((u64)quantum << 32 | nodes);
 }
 
+/* How many nodes of the class of bucket @b are in its parent's feed at @prio. */
+static inline u32 htbx_bucket_infeed(const struct htbx_bucket *b, int prio)
+{
+	return htbx_infeed_nodes(atomic64_read(&b->infeed[prio]));
+}
+
 #endif /* _HTBX_SHARE_H */

@@ -128,14 +128,14 @@ static const char *mq_counts(struct mqtree *m, int nq)
 				n += !!(m->t[i][k].cl.infeed & BIT(pr));
 			for (w = 0, j = 0; j < m->n; j++)
 				if (m->t[0][j].cl.parent == &m->t[0][k].cl &&
-				    (int)htbx_infeed_nodes(atomic64_read(&m->b[j].infeed[pr])))
+				    (int)htbx_bucket_infeed(&m->b[j], pr))
 					w += m->b[j].quantum;
-			if (n == (int)htbx_infeed_nodes(atomic64_read(&m->b[k].infeed[pr])) &&
+			if (n == (int)htbx_bucket_infeed(&m->b[k], pr) &&
 			    w == atomic64_read(&m->b[k].borrow_quanta[pr]))
 				continue;
 			snprintf(why, sizeof(why),
 				 "class %d prio %d: infeed %d (nodes %d), weight %lld (children %lld)",
-				 k, pr, (int)htbx_infeed_nodes(atomic64_read(&m->b[k].infeed[pr])), n,
+				 k, pr, (int)htbx_bucket_infeed(&m->b[k], pr), n,
 				 (long long)atomic64_read(
 					 &m->b[k].borrow_quanta[pr]),
 				 (long long)w);

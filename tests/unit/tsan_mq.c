@@ -422,16 +422,16 @@ static const char *counts(bool zero)
 			}
 			for (w = 0, j = 0; j < NCLS; j++)
 				if (present[j] && par[j] == k &&
-				    (int)htbx_infeed_nodes(atomic64_read(&b[j].infeed[pr])))
+				    (int)htbx_bucket_infeed(&b[j], pr))
 					w += b[j].quantum;
-			if (n == (int)htbx_infeed_nodes(atomic64_read(&b[k].infeed[pr])) &&
+			if (n == (int)htbx_bucket_infeed(&b[k], pr) &&
 			    want == atomic_read(&b[k].demand[pr]) &&
 			    w == atomic64_read(&b[k].borrow_quanta[pr]) &&
 			    (!zero || !(n | want | w)))
 				continue;
 			snprintf(why, sizeof(why),
 				 "class %d prio %d: infeed %d (nodes %d), demand %d (nodes %d), borrow_quanta %lld (children %lld)",
-				 k, pr, (int)htbx_infeed_nodes(atomic64_read(&b[k].infeed[pr])), n,
+				 k, pr, (int)htbx_bucket_infeed(&b[k], pr), n,
 				 atomic_read(&b[k].demand[pr]), want,
 				 (long long)atomic64_read(
 					 &b[k].borrow_quanta[pr]),
