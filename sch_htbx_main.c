@@ -919,6 +919,25 @@ static int htbx_class_place(struct Qdisc *sch, u32 classid, u32 parentid,
 }
 
 /*
+ * A validated configuration @cfg to every node of @cl, one queue at a
+ * time, each under its queue's lock alone (htbx_lock_queue).
+ */
+static void htbx_class_apply(struct Qdisc *sch, struct htbx_class *cl,
+			     const struct htbx_cfg *cfg)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	unsigned int i;
+
+	for (i = 0; i < htbx_nq(q); i++) {
+		htbx_lock_queue(sch, i);
+		htbx_core_change(&htbx_queue_at(q, i)->core,
+				 &htbx_node_at(cl, i)->core, cfg,
+				 htbx_clock_ns());
+		htbx_unlock_queue(sch, i);
+	}
+}
+
+/*
  * Change: absent attributes keep their value (tc sends them all, see the
  * UAPI header). A class with children keeps its prio and quantum, as htb
  * does (it sets them for leaves only): they apply when it is a leaf again.
@@ -932,7 +951,6 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 	struct htbx_adj_info w = {};
 	unsigned long adj = 0;
 	struct htbx_cfg cfg;
-	unsigned int i;
 	int err;
 
 	/* parse -> derive: nothing is changed before both succeeded */
@@ -962,15 +980,8 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 		}
 	}
 
-	/* apply, on one queue at a time */
 	cl->params = params;
-	for (i = 0; i < htbx_nq(q); i++) {
-		htbx_lock_queue(sch, i);
-		htbx_core_change(&htbx_queue_at(q, i)->core,
-				 &htbx_node_at(cl, i)->core, &cfg,
-				 htbx_clock_ns());
-		htbx_unlock_queue(sch, i);
-	}
+	htbx_class_apply(sch, cl, &cfg);
 	htbx_adj_info_cfg(&w, cl->common.classid, &cfg, q->r2q);
 	htbx_report(extack, adj, &w);
 	return 0;
@@ -1498,8 +1509,7 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 	unsigned long adj = 0, ignored = 0;
 	struct htbx_class *cl;
 	struct htbx_cfg cfg;
-	unsigned int i, k;
-	u64 now;
+	unsigned int i;
 	int err;
 
 	if (!opt)
@@ -1541,26 +1551,15 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 	WRITE_ONCE(q->defcl, htbx_find(htbx_defcls_id(sch), sch));
 	WRITE_ONCE(q->direct_qlen, direct_qlen);
 	if (r2q != q->r2q) {
-		/* Derived quanta of leaves follow the new r2q, a queue at a time. */
+		/* Derived quanta of leaves follow the new r2q. */
 		q->r2q = r2q;
-		for (k = 0; k < htbx_nq(q); k++) {
-			htbx_lock_queue(sch, k);
-			now = htbx_clock_ns();
-			for (i = 0; i < q->clhash.hashsize; i++) {
-				hlist_for_each_entry(cl, &q->clhash.hash[i],
-						     common.hnode) {
-					if (cl->params.quantum ||
-					    !htbx_is_leaf(cl))
-						continue;
-					htbx_derive(&cl->params, r2q, &cfg,
-						    &ignored);
-					htbx_core_change(
-						&htbx_queue_at(q, k)->core,
-						&htbx_node_at(cl, k)->core,
-						&cfg, now);
-				}
+		for (i = 0; i < q->clhash.hashsize; i++) {
+			hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
+				if (cl->params.quantum || !htbx_is_leaf(cl))
+					continue;
+				htbx_derive(&cl->params, r2q, &cfg, &ignored);
+				htbx_class_apply(sch, cl, &cfg);
 			}
-			htbx_unlock_queue(sch, k);
 		}
 	}
 	htbx_report(extack, adj, &w);
