@@ -85,6 +85,7 @@
 #include <linux/veth.h>
 
 #include "../include/uapi/linux/pkt_sched_htbx.h"
+#include "channels.h"
 #include "nlmsg.h"
 
 #define FZ_BUFSZ	8192
@@ -555,21 +556,10 @@ static int fz_link_updown(int ifindex, int up)
  */
 static int fz_set_txq(void)
 {
-	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
-	unsigned int k = 1 + fz_below(fz_nq);
-	struct ifreq ifr;
+	char name[IFNAMSIZ];
 
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "fz%d", FZ_VETH);
-	ifr.ifr_data = (void *)&ch;
-	if (ioctl(fz_ioc, SIOCETHTOOL, &ifr))
-		return -errno;
-	ch.cmd = ETHTOOL_SCHANNELS;
-	ch.rx_count = fz_nq;
-	ch.tx_count = k;
-	if (ioctl(fz_ioc, SIOCETHTOOL, &ifr))
-		return -errno;
-	return 0;
+	snprintf(name, sizeof(name), "fz%d", FZ_VETH);
+	return set_channels(fz_ioc, name, fz_nq, 1 + fz_below(fz_nq));
 }
 
 /* ------------------------------------------------------------ traffic */

@@ -33,6 +33,8 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "channels.h"
+
 #define HTBX_UDP_OVERHEAD	42	/* Ethernet 14 + IPv4 20 + UDP 8 */
 #define HTBX_TCP_OVERHEAD	66	/* Ethernet 14 + IPv4 20 + TCP 20 + 12 options */
 #define HTBX_MAX_FLOWS		64
@@ -49,6 +51,7 @@ static void usage(FILE *f)
 "usage: htbx-traffic recv [-t SECS] [-w WARMUP] [-j] [--tcp] PORT...\n"
 "       htbx-traffic send -d ADDR [-t SECS] [-s PAYLOAD] [--tcp] FLOW...\n"
 "       htbx-traffic tcrate -i DEV [-t SECS] [-w WARMUP] [-s]\n"
+"       htbx-traffic channels [-p PAUSE] DEV TX...\n"
 "       htbx-traffic --help\n"
 "\n"
 "recv: listen on each PORT (UDP, or TCP with --tcp). The measurement window\n"
@@ -109,7 +112,13 @@ static void usage(FILE *f)
 "              The kernels here account CPU time by tick: a busy guest that\n"
 "              the host deschedules (plain TCG) misses ticks and shows less\n"
 "              than 100 (idle time is counted by clock, so an idle guest\n"
-"              shows 100 whatever the host did).\n");
+"              shows 100 whatever the host did).\n"
+"\n"
+"channels: what `ethtool -L DEV tx TX` does, for each TX in turn (the RX\n"
+"  count stays), PAUSE seconds (default 0; decimals allowed) before each;\n"
+"  prints \"channels DEV tx TX\" after each change. Exits 1 on a refused\n"
+"  change (the kernel's error printed), 3 when the device has no channels\n"
+"  to set (EOPNOTSUPP: veth before Linux 5.14).\n");
 }
 
 static void die(const char *fmt, ...)
@@ -935,6 +944,48 @@ static int cmd_tcrate(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_channels(int argc, char **argv)
+{
+	struct timespec pause = { 0 };
+	const char *dev;
+	double secs;
+	int fd, i, err;
+	char *end;
+	long tx;
+
+	if (argc >= 2 && !strcmp(argv[0], "-p")) {
+		secs = strtod(argv[1], &end);
+		if (*end || secs < 0 || secs > HTBX_MAX_SECS)
+			die("channels: bad pause \"%s\"", argv[1]);
+		pause.tv_sec = (time_t)secs;
+		pause.tv_nsec = (long)((secs - pause.tv_sec) * NSEC_PER_SEC);
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc < 2)
+		die("channels: want DEV and at least one TX count");
+	dev = argv[0];
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		die("channels: socket: %s", strerror(errno));
+	for (i = 1; i < argc; i++) {
+		tx = strtol(argv[i], &end, 0);
+		if (*end || tx < 1 || tx > 4096)
+			die("channels: bad TX count \"%s\"", argv[i]);
+		nanosleep(&pause, NULL);
+		err = set_channels(fd, dev, 0, tx);
+		if (err) {
+			fprintf(stderr, "%s: ethtool -L %s tx %ld: %s\n",
+				progname, dev, tx, strerror(-err));
+			close(fd);
+			return err == -EOPNOTSUPP ? 3 : 1;
+		}
+		printf("channels %s tx %ld\n", dev, tx);
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -953,6 +1004,8 @@ int main(int argc, char **argv)
 		return cmd_recv(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "tcrate"))
 		return cmd_tcrate(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "channels"))
+		return cmd_channels(argc - 2, argv + 2);
 	fprintf(stderr, "%s: unknown command \"%s\"\n", progname, argv[1]);
 	usage(stderr);
 	return 2;
