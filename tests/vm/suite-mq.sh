@@ -51,6 +51,10 @@
 #     root, on a class and on a change, a rate estimator on the mq root
 #     (the kernel's rule for mq roots) and an invalid one on a class; the
 #     refused requests change nothing;
+#   - TCP across queue-count changes (multi-vCPU boots): four bulk TCP
+#     flows (GSO) over a 4-queue veth whose TX queue count `ethtool -L`
+#     takes 4, 2, 1, 3, 4, 2, 4 while they run: the ceiling holds, the
+#     flows go on, everything drains, root = 1:1 = 1:10 packets;
 #   - fuzz: tools/bin/htbx-fuzz -q 4 (mq roots on 4-queue dummies under
 #     traffic and configuration churn, invariants checked from dumps).
 # Guarantees, a dump's buckets, prio and quantum judge the scheduler
@@ -918,6 +922,124 @@ else
 fi
 tc_a qdisc del dev "$DEV" root
 in_a "$IP" link del mq1
+
+# ---- TCP across queue-count changes (multi-vCPU boots) ----
+#
+# Four bulk TCP flows (GSO: veth has TSO on, skbs of up to 64 KB) from
+# $NS_A to a namespace of their own over a veth with 4 TX queues, through
+# an mq root: 1:1 rate = ceil 20 mbit, 1:10 below it (rate 5, ceil 20)
+# with fq_codel. The flow hash spreads them over the queues the veth
+# uses. While they run, `ethtool -L` (htbx-traffic channels) takes its TX
+# queue count 4, 2, 1, 3, 4, 2, 4, a change every half second: queues
+# stop being used with GSO packets in their leaves (the stack resets
+# them, and the carrier goes off and on), come back, and the senders
+# move between them. The ceiling's upper bound holds over the window;
+# the flows go on after the last change; then every qdisc and class
+# drains, and the root, 1:1 and 1:10 sent the same packets (GSO
+# segments, as all three count them). On the multi-vCPU boots only
+# (mq-smp, and kcsan's, where both vCPUs run softirqs as the count
+# changes); under --icount TCP would cost minutes.
+tcp_queue_count() {
+	_va=veth-tqa _vb=veth-tqb NS_T=htbx-mqt-$$
+	if ! echo_cmd "$IP" netns add "$NS_T"; then
+		fail "tcp queue count: netns $NS_T"
+		return
+	fi
+	HTBX_NETNS="$HTBX_NETNS $NS_T"
+	if ! echo_cmd "$IP" -n "$NS_A" link add "$_va" numtxqueues 4 numrxqueues 4 type veth \
+		peer name "$_vb" numtxqueues 4 numrxqueues 4 netns "$NS_T" ||
+	   ! in_a "$IP" addr add 198.18.2.1/24 dev "$_va" ||
+	   ! in_ns "$NS_T" "$IP" addr add 198.18.2.2/24 dev "$_vb" ||
+	   ! in_a "$IP" link set "$_va" up txqueuelen 1000 ||
+	   ! in_ns "$NS_T" "$IP" link set "$_vb" up ||
+	   ! in_ns "$NS_T" "$IP" link set lo up; then
+		fail "tcp queue count: a veth pair with 4 TX queues"
+		return
+	fi
+	_ch=$(in_a "$HTBX_TRAFFIC" channels "$_va" 4 2>&1)
+	if [ $? = 3 ]; then
+		skip "tcp queue count: TCP across ethtool -L" "the veth has no channels to set: $_ch"
+		in_a "$IP" link del "$_va"
+		return
+	fi
+	in_a "$IP" neigh replace 198.18.2.2 dev "$_va" nud permanent \
+		lladdr "$(in_ns_sys "$NS_T" cat "/sys/class/net/$_vb/address")"
+	in_ns "$NS_T" "$IP" neigh replace 198.18.2.1 dev "$_vb" nud permanent \
+		lladdr "$(in_ns_sys "$NS_A" cat "/sys/class/net/$_va/address")"
+	_saved=$DEV
+	DEV=$_va
+	if ! tc_a qdisc add dev "$DEV" root handle 1: htbx default 10 mq ||
+	   ! tc_a class add dev "$DEV" parent 1: classid 1:1 htbx rate 20mbit ceil 20mbit burst 15k cburst 15k ||
+	   ! tc_a class add dev "$DEV" parent 1:1 classid 1:10 htbx rate 5mbit ceil 20mbit burst 15k cburst 15k ||
+	   ! tc_a qdisc add dev "$DEV" parent 1:10 handle 10: fq_codel; then
+		fail "tcp queue count: htbx mq root, 1:1 20mbit, 1:10, fq_codel"
+		DEV=$_saved
+		in_a "$IP" link del "$_va"
+		return
+	fi
+	bg_in_ns "$NS_T" "$HTBX_TRAFFIC" recv --tcp -t 300 -w 0 5201 5202 5203 5204 >/dev/null 2>&1
+	_rcv=$BG_PID
+	HTBX_PIDS="$HTBX_PIDS $_rcv"
+	wait_until 10 port_listening "$NS_T" 5204 tcp ||
+		echo "# tcp queue count: receiver not listening"
+	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" send -d 198.18.2.2 --tcp -s 65507 -t 7 \
+		5201 5202 5203 5204 >/tmp/htbx-mqt-send.$$ 2>&1
+	_snd=$BG_PID
+	HTBX_PIDS="$HTBX_PIDS $_snd"
+	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" channels -p 0.5 "$DEV" 4 2 1 3 4 2 4 \
+		>/tmp/htbx-mqt-ch.$$ 2>&1
+	_chg=$BG_PID
+	rates 3
+	wait "$_chg"
+	_chrc=$?
+	_n=$(grep -c '^channels' /tmp/htbx-mqt-ch.$$)
+	if [ "$_chrc" = 0 ] && [ "$_n" = 7 ]; then
+		ok "tcp queue count: ethtool -L took the veth's TX queues 4 2 1 3 4 2 4 under TCP"
+	else
+		fail "tcp queue count: ethtool -L under TCP" "$_n of 7 changes: $(cat /tmp/htbx-mqt-ch.$$)"
+	fi
+	_r=$(rate_get "$R" 1:1)
+	if awk -v r="$_r" -v h="$CEIL_HI" 'BEGIN { exit !(r > 0 && r <= 20 * (1 + h / 100)) }'; then
+		ok "tcp queue count: 1:1 ceil 20mbit held while the queues came and went ($_r mbit)"
+	else
+		fail "tcp queue count: 1:1 ceil 20mbit held while the queues came and went" \
+			"$_r mbit (want 0 .. 20 + $CEIL_HI %)"
+	fi
+	_after=$(class_rates "$DEV" 1)
+	_r=$(rate_get "$_after" 1:1)
+	if awk -v r="$_r" 'BEGIN { exit !(r > 0) }'; then
+		ok "tcp queue count: the flows go on after the last change ($_r mbit)"
+	else
+		fail "tcp queue count: the flows go on after the last change" \
+			"1:1 passed $_r mbit; $(tc_a -s qdisc show dev "$DEV" | head -n 3)"
+	fi
+	wait "$_snd"
+	kill "$_rcv" 2>/dev/null
+	wait "$_rcv" 2>/dev/null
+	HTBX_PIDS=$(echo " $HTBX_PIDS " | sed "s/ $_rcv / /; s/ $_snd / /")
+	if ! wait_until 30 tc_drained "$DEV"; then
+		fail "tcp queue count: queues drain" "$(qdisc_stats "$DEV" | head -n 3)"
+	elif ! stable_stats "$DEV"; then
+		fail "tcp queue count: the counters settle" "$(qdisc_stats "$DEV" | head -n 3)"
+	else
+		_qd=$(printf '%s\n' "$qd" | awk '$3 == "root" { print $5 }')
+		_p1=$(cls_get "$cls" 1:1 pkts)
+		_p10=$(cls_get "$cls" 1:10 pkts)
+		if [ "${_qd:-0}" -gt 0 ] && [ "$_qd" = "$_p1" ] && [ "$_qd" = "$_p10" ]; then
+			ok "tcp queue count: drained; root = 1:1 = 1:10 = $_qd packets (GSO segments)"
+		else
+			fail "tcp queue count: root = 1:1 = 1:10 packets" \
+				"root ${_qd:-none}, 1:1 ${_p1:-none}, 1:10 ${_p10:-none}"
+		fi
+	fi
+	rm -f /tmp/htbx-mqt-send.$$ /tmp/htbx-mqt-ch.$$
+	tc_a qdisc del dev "$DEV" root
+	in_a "$IP" link del "$DEV"
+	DEV=$_saved
+}
+if [ "${HTBX_ICOUNT:-0}" != 1 ]; then
+	tcp_queue_count
+fi
 
 # ---- fuzz, mq roots on 4-queue devices ----
 
