@@ -566,6 +566,96 @@ static bool t_mq_queue_reset(char *msg, size_t sz)
 }
 
 /*
+ * A queue that leaves a class behind: 1:1 rate = ceil 40 mbit, 1:10 rate
+ * 5 ceil 40 under it, 1000-byte packets, 100 mbit links. 1:10 is
+ * backlogged on queues 0-2; queue 3 gets a packet every 2 ms (4 mbit,
+ * under its share of 10) for 500 ms, and then nothing. Its node sends
+ * less than its share while it is active, so the nodes on queues 0-2 run
+ * ahead of the class's virtual time (htbx_rate_advance); when it leaves,
+ * they still are. Over the next second 1:10 must get its ceiling, 40
+ * mbit within 1 %, as on one queue: a node ahead of the class yields only
+ * to a node behind it, and there is none (before htbx_forgive: 28.288).
+ */
+static bool t_mq_laggard_leaves(char *msg, size_t sz)
+{
+	static struct mqtree m;
+	struct htbx_cfg pc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
+	struct htbx_cfg lc = mkcfg(MBIT(5), MBIT(40), 0, 1500);
+	u64 t;
+	double r;
+	int i;
+
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < NQ; i++)
+		sim_init(&m.s[i], MBIT(100));
+	mq_add(&m, NQ, 0, -1, &pc, 0);
+	mq_add(&m, NQ, 1, 0, &lc, 1000);
+	for (i = 0; i < NQ - 1; i++)
+		tc_fill(&m.s[i], &m.t[i][1], INF_PKTS);
+	for (t = 0; t < 500 * MS; t += 2 * MS) {
+		tc_fill(&m.s[NQ - 1], &m.t[NQ - 1][1], 1);
+		if (!mq_run(&m, NQ, 2 * MS)) {
+			FIG("an event in the past");
+			return false;
+		}
+	}
+	mq_window(&m, NQ, 100 * MS, 1100 * MS);
+	if (!mq_run(&m, NQ, 1100 * MS)) {
+		FIG("an event in the past");
+		return false;
+	}
+	r = mq_rate(&m, NQ, 1) / 125000;
+	FIG("1:10 on queues 0-2 after queue 3 left: %.3f mbit (ceil 40, 1 %%)", r);
+	return near(r, 40, 0.01);
+}
+
+/*
+ * The same through a parent's feed: 1:1 rate = ceil 40 mbit, 1:2 rate
+ * 10 ceil 40 under it, and below 1:2 the leaves A and B, rate 1 ceil 40
+ * each. A is backlogged on queues 0-2, B gets a packet every 2 ms on
+ * queue 3 for 500 ms, then nothing: both borrow from 1:2, and A takes
+ * more than its share of 1:2's excess while B is there (htbx_borrow_advance).
+ * When B has left, A must get 40 mbit within 1 %: 1:2 lends to A alone,
+ * and borrows from 1:1 once its own 10 are spent (before htbx_forgive:
+ * 10.000, 1:2's rate).
+ */
+static bool t_mq_laggard_leaves_feed(char *msg, size_t sz)
+{
+	static struct mqtree m;
+	struct htbx_cfg gc = mkcfg(MBIT(40), MBIT(40), 0, 1500);
+	struct htbx_cfg pc = mkcfg(MBIT(10), MBIT(40), 0, 1500);
+	struct htbx_cfg lc = mkcfg(MBIT(1), MBIT(40), 0, 1500);
+	u64 t;
+	double r;
+	int i;
+
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < NQ; i++)
+		sim_init(&m.s[i], MBIT(100));
+	mq_add(&m, NQ, 0, -1, &gc, 0);
+	mq_add(&m, NQ, 1, 0, &pc, 0);
+	mq_add(&m, NQ, 2, 1, &lc, 1000);
+	mq_add(&m, NQ, 3, 1, &lc, 1000);
+	for (i = 0; i < NQ - 1; i++)
+		tc_fill(&m.s[i], &m.t[i][2], INF_PKTS);
+	for (t = 0; t < 500 * MS; t += 2 * MS) {
+		tc_fill(&m.s[NQ - 1], &m.t[NQ - 1][3], 1);
+		if (!mq_run(&m, NQ, 2 * MS)) {
+			FIG("an event in the past");
+			return false;
+		}
+	}
+	mq_window(&m, NQ, 100 * MS, 1100 * MS);
+	if (!mq_run(&m, NQ, 1100 * MS)) {
+		FIG("an event in the past");
+		return false;
+	}
+	r = mq_rate(&m, NQ, 2) / 125000;
+	FIG("A on queues 0-2 after B left queue 3: %.3f mbit (40 through 1:2, 1 %%)", r);
+	return near(r, 40, 0.01);
+}
+
+/*
  * Overlimits count a class's entries into CANT_SEND, as htb's do, once
  * per class: one class, ceil 10 mbit, backlogged on 1 and on 4 queues
  * (100 mbit links) for 1 s. On 4 queues its nodes run out of tokens each
@@ -614,5 +704,7 @@ const struct utest tests_mq[] = {
 	{ "mq excess by quantum on three levels, quantum changed", t_mq_deep },
 	{ "mq burst raised on an idle class: no credit for idle time", t_mq_burst_raised },
 	{ "mq one queue reset under traffic: the ceiling holds", t_mq_queue_reset },
+	{ "mq a queue that sent less than its share leaves", t_mq_laggard_leaves },
+	{ "mq a borrower that took less than its share leaves", t_mq_laggard_leaves_feed },
 	{ NULL, NULL },
 };
