@@ -61,7 +61,8 @@
  *   htbx_share_yield(path, depth, prio, now, &at)  -1: this queue may send
  *				through path; i: path[i] lets the other
  *				queues go first, and *at is when to look
- *				again
+ *				again; a row member more than half full
+ *				ends this queue's leads on path
  *
  * Called by the glue (sch_htbx_main.c; tests/unit for the harness), under
  * no queue's lock, when it gives the nodes of a new class a bucket
