@@ -161,16 +161,25 @@ void htbx_share_publish(struct htbx_core_node *cl)
 	bool active = !cl->level && cl->prio_activity;
 	unsigned long want, diff;
 	int prio;
+	u64 v;
 
 	if (active != cl->pub_active) {
+		v = atomic64_read(&cl->bucket->rate_sent);
 		if (active) {
 			/* no credit for the time it was idle */
-			cl->rate_vtime =
-				max_t(u64, cl->rate_vtime,
-				      atomic64_read(&cl->bucket->rate_sent));
+			cl->rate_vtime = max_t(u64, cl->rate_vtime, v);
+			atomic64_add((s64)(cl->rate_vtime - v),
+				     &cl->bucket->rate_lead);
 			atomic_inc(&cl->bucket->nactive);
 		} else {
-			atomic_dec(&cl->bucket->nactive);
+			atomic64_sub((s64)(cl->rate_vtime - v),
+				     &cl->bucket->rate_lead);
+			/*
+			 * The last node out leaves nothing ahead: what races
+			 * between queues left in the sum goes with it.
+			 */
+			if (!atomic_dec_return(&cl->bucket->nactive))
+				atomic64_set(&cl->bucket->rate_lead, 0);
 		}
 		cl->pub_active = active;
 	}
@@ -302,12 +311,27 @@ static u64 htbx_vclamp(u64 x, u64 v, s64 lim)
 
 static void htbx_rate_advance(struct htbx_core_node *x, u64 len)
 {
-	u64 v = atomic64_add_return(len, &x->bucket->rate_sent);
-	u64 n = max_t(int, atomic_read(&x->bucket->nactive), 1);
+	struct htbx_bucket *b = x->bucket;
+	u64 v = atomic64_add_return(len, &b->rate_sent);
+	int active = atomic_read(&b->nactive);
+	u64 n = max_t(int, active, 1);
 	u64 lim = n * HTBX_VLEAD;
+	u64 was = x->rate_vtime;
+	s64 moved;
 
 	/* lead and lag both bounded: see the comment above */
-	x->rate_vtime = htbx_vclamp(x->rate_vtime + len * n, v, (s64)lim);
+	x->rate_vtime = htbx_vclamp(was + len * n, v, (s64)lim);
+	/*
+	 * rate_lead: the class's virtual time moved by len, so each of the
+	 * active nodes fell len behind it; x, if it is one of them (a leaf's
+	 * last packet is charged after it left), moved by what it was
+	 * advanced. Without a clamp the two cancel.
+	 */
+	moved = -(s64)len * active;
+	if (x->pub_active)
+		moved += (s64)(x->rate_vtime - was);
+	if (unlikely(moved))
+		atomic64_add(moved, &b->rate_lead);
 }
 
 /*
@@ -460,9 +484,11 @@ static bool htbx_short(const struct htbx_core_node *x, u64 now, u64 *at)
  * the feeds to a leaf) should let the other queues go first at @prio?
  * 0: the row member, because another queue has children of x borrowing
  * at a lower prio (single-queue HTB would serve those first; x above
- * level 0), or x is a leaf whose node on this queue is ahead of its
- * nodes on the others (htbx_rate_advance: the copies of one leaf share
- * its rate); i > 0: path[i], which took more than its share of its
+ * level 0), or x is a leaf whose node on this queue is ahead of the
+ * middle of its active nodes (htbx_rate_advance, rate_lead: the copies
+ * of one leaf share its rate; measured from the middle, not from the
+ * class's virtual time, some node is never ahead, whichever nodes left
+ * behind); i > 0: path[i], which took more than its share of its
  * parent's excess (htbx_borrowed_ahead: the parent's excess goes by
  * quantum across queues); -1: nobody.
  */
@@ -470,6 +496,7 @@ static int htbx_yield(struct htbx_core_node **path, int depth, int prio)
 {
 	const struct htbx_core_node *x = path[0];
 	int p, n, i;
+	s64 lead;
 
 	for (p = 0; p < prio && x->level; p++)
 		if (atomic_read(&x->bucket->demand[p]) >
@@ -477,10 +504,13 @@ static int htbx_yield(struct htbx_core_node **path, int depth, int prio)
 			return 0;
 	if (!x->level) {
 		n = atomic_read(&x->bucket->nactive);
-		return n > 1 &&
-		       x->rate_vtime >
-		       (u64)atomic64_read(&x->bucket->rate_sent) +
-		       (u64)n * HTBX_VLEAD / 2 ? 0 : -1;
+		if (n <= 1)
+			return -1;
+		/* ahead of the middle of the class's active nodes */
+		lead = (s64)(x->rate_vtime -
+			     atomic64_read(&x->bucket->rate_sent)) -
+		       div_s64(atomic64_read(&x->bucket->rate_lead), n);
+		return lead > (s64)n * HTBX_VLEAD / 2 ? 0 : -1;
 	}
 	for (i = 1; i < depth; i++)
 		if (htbx_borrowed_ahead(path[i], prio))
@@ -510,8 +540,11 @@ static void htbx_forgive(struct htbx_core_node **path, int depth, int prio)
 
 	if (!c->level) {
 		v = atomic64_read(&c->bucket->rate_sent);
-		if ((s64)(c->rate_vtime - v) > 0)
+		if ((s64)(c->rate_vtime - v) > 0) {
+			atomic64_sub((s64)(c->rate_vtime - v),
+				     &c->bucket->rate_lead);
 			c->rate_vtime = v;
+		}
 		return;
 	}
 	for (i = 1; i < depth; i++) {

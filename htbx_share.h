@@ -100,10 +100,14 @@ struct htbx_bucket {
 	 * nodes are active (nactive), and the bytes it sent on its own rate
 	 * on all queues (rate_sent, the class's virtual time; a node's
 	 * rate_vtime runs nactive times faster while it sends, so a node
-	 * ahead of the others is ahead of this).
+	 * ahead of the others is ahead of this), and how far the active
+	 * nodes are ahead of it in all (rate_lead: the sum of their
+	 * rate_vtime - rate_sent, which a packet sent does not change, so
+	 * rate_lead / nactive is where their middle is).
 	 */
 	atomic_t		nactive;
 	atomic64_t		rate_sent;
+	atomic64_t		rate_lead;
 	/*
 	 * How many of the class's nodes are in CANT_SEND: the class enters
 	 * it (an overlimit, counted once, as htb counts a class's) when the

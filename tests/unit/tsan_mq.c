@@ -390,7 +390,8 @@ static void *config_thread(void *arg)
  * The buckets' counts, recounted from the nodes (every thread joined):
  * nactive (leaves' active nodes), demand (inner nodes' published prios),
  * infeed (nodes in a parent's feed) and borrow_quanta (quanta of the children
- * counted in a feed). @zero: and all of them 0.
+ * counted in a feed); rate_lead 0 where no node is active. @zero: and all
+ * of them 0.
  */
 static const char *counts(bool zero)
 {
@@ -406,6 +407,12 @@ static const char *counts(bool zero)
 		if (n != atomic_read(&b[k].nactive) || (zero && n)) {
 			snprintf(why, sizeof(why), "class %d: nactive %d, nodes %d",
 				 k, atomic_read(&b[k].nactive), n);
+			return why;
+		}
+		/* no node active, nothing ahead: the last one out cleared it */
+		if (!n && atomic64_read(&b[k].rate_lead)) {
+			snprintf(why, sizeof(why), "class %d: rate_lead %lld, no node active",
+				 k, (long long)atomic64_read(&b[k].rate_lead));
 			return why;
 		}
 		for (n = 0, i = 0; i < nq; i++)
