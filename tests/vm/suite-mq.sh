@@ -257,7 +257,7 @@ near() {
 	if [ -n "${STALLED:-}" ] && [ "${6:-}" = ceil ]; then
 		if awk -v a="$2" -v e="$3" -v h="$5" 'BEGIN {
 			exit !(a ~ /^[0-9.]+$/ && a <= e * (1 + h / 100)) }'; then
-			ok "$1: $2 mbit, not above $3 + $5 % (the lower bound not judged: the host stalled the guest: $STALL)"
+			ok "$1: $2 mbit, not above $3 + $5 % (the lower bound not judged: $STALL)"
 		else
 			fail "$1" "got ${2:-nothing}, want at most $3 + $5 %"
 		fi
@@ -288,6 +288,9 @@ root_sent_some() { [ "$(root_line | awk '{ print $5 }')" -gt 100 ] 2>/dev/null; 
 # (the vCPU of one queue stops while the others go on), so its rates and
 # shares say nothing about htbx: judged() makes their checks a counted
 # SKIP that names the figure. Under --icount the host cannot stall it.
+# A KCSAN kernel is the same for every window: it watches every memory
+# access, and its guest carries far less than the trees' rates (kcsan is
+# booted for races; 6.12 runs this suite on plain TCG for the rates).
 rates() {
 	if [ "${HTBX_ICOUNT:-0}" = 1 ]; then
 		R=$(class_rates "$DEV" "$1" 1)
@@ -298,14 +301,18 @@ rates() {
 	ACCT=$(printf '%s\n' "$R" | awk '$1 == "cpu" { print $3 }')
 	echo "# the guest ran ${ACCT:-?} % of the window (its CPU time accounted)"
 	STALLED=$(printf '%s\n' "$R" | awk -v m="$ACCT_MIN" '$1 == "cpu" && !($3 >= m) { print 1 }')
-	STALL="the guest ran ${ACCT:-?} % of the window, less than $ACCT_MIN %"
+	STALL="the host stalled the guest: it ran ${ACCT:-?} % of the window, less than $ACCT_MIN %"
+	if grep -qs '^CONFIG_KCSAN=y' "${HTBX_KCONFIG:-}"; then
+		STALLED=1
+		STALL="KCSAN watches every memory access: this guest does not carry the tree's rates"
+	fi
 }
 
 # judged DESC: true when the last window's rates can be judged; else a
 # counted SKIP of DESC that says why.
 judged() {
 	[ -z "${STALLED:-}" ] && return 0
-	skip "$1" "the host stalled the guest: $STALL"
+	skip "$1" "$STALL"
 	return 1
 }
 
@@ -756,7 +763,7 @@ for leaf in "pfifo limit 100" "bfifo limit 100000" "fq_codel flows 64 limit 500"
 	# (after a stall only the ceiling: see near)
 	if [ -n "${STALLED:-}" ] &&
 	   awk -v t="$top" 'BEGIN { exit !(t <= 40 * 1.02) }'; then
-		ok "leaves: $kind on 1:10, copied to 4 queues (1:1 $top mbit, ceil 40; 1:10 $a not judged: the host stalled the guest: $STALL)"
+		ok "leaves: $kind on 1:10, copied to 4 queues (1:1 $top mbit, ceil 40; 1:10 $a not judged: $STALL)"
 	elif awk -v t="$top" -v a="$a" 'BEGIN { exit !(t <= 40 * 1.02 && t > 20 && a > 10 * 0.9) }'; then
 		ok "leaves: $kind on 1:10, copied to 4 queues (1:1 $top mbit, ceil 40; 1:10 $a, rate 10)"
 	else
