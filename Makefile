@@ -16,9 +16,9 @@
 #				+ depmod) and q_htbx.so; honours DESTDIR, KVER, KERNELDIR
 #   make lines			module for every kernel line of lines/versions.mk (fetched
 #				into the cache) and the built ones, once built + plugin + tools
-#   make built-kernels		build the debug, hz100 and kcsan kernels from source (cached)
+#   make built-kernels		build the debug and kcsan kernels from source (cached)
 #   make check			style, unit tests, plugin tests, VM suites on every kernel
-#				line (builds the debug and hz100 kernels first, once)
+#				line (builds the debug and kcsan kernels first, once)
 #   make demo			boot a VM, shape three flows with htbx and htb, print a table
 #   make style			checkpatch, kernel-doc and sparse over the kernel-side sources,
 #				0 warnings each (scripts/style; make check runs it)

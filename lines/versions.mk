@@ -66,9 +66,6 @@ KSRC_VERSION  := 6.1.192-3
 KREL_debug    := 6.1.192-htbx-debug
 KCONF_debug   := base debug
 KAPPEND_debug := pci=noacpi
-KREL_hz100    := 6.1.192-htbx-hz100
-KCONF_hz100   := base hz100
-KAPPEND_hz100 := pci=noacpi
 KREL_kcsan    := 6.1.192-htbx-kcsan
 KCONF_kcsan   := base kcsan
 KAPPEND_kcsan := pci=noacpi panic_on_warn=0

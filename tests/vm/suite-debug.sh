@@ -1,12 +1,12 @@
 # vm-args: --timeout 600
-# vm-kernels: debian debug hz100
+# vm-kernels: debian debug kcsan
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-debug.sh - what kernel the suites ran on, measured rather than taken
 # from its name:
 #   - HZ, measured (jiffies against CLOCK_MONOTONIC over 2 s, tests/vm/kernel.sh),
 #     must be the kernel's CONFIG_HZ within 2 %; on the built kernels
-#     CONFIG_HZ must also be what they are built for (debug 1000, hz100 100);
+#     CONFIG_HZ must also be what they are built for (debug 1000, kcsan 100);
 #   - on the debug kernel, every detector must be live in this boot: KASAN
 #     (initialised, generic), kmemleak (/sys/kernel/debug/kmemleak readable,
 #     not disabled), lockdep (/proc/lockdep, debug_locks 1), PREEMPT full,
@@ -33,7 +33,7 @@ else
 fi
 case $line in
 debug)	want_hz=1000 ;;
-hz100)	want_hz=100 ;;
+kcsan)	want_hz=100 ;;
 *)	want_hz= ;;
 esac
 if [ -n "$want_hz" ]; then

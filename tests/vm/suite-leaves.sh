@@ -67,7 +67,7 @@ htbx htb cake netem netem_rate netem_child codel fq_codel"
 # every exec of tc or jq 1.4 s) runs the two kinds that drop inside their
 # own dequeue and re-enter htbx (netem with a child, fq_codel), with the
 # counters and drain after each; like every line outside RATE_LINES it
-# has no rate window (rates are the rate lines' and hz100's business).
+# has no rate window (rates are the rate lines' and seed000's business).
 # TEST_LEAVES_DEBUG_KINDS="..." picks others.
 # Rates are judged on the rate lines (RATE_LINES in lines/versions.mk:
 # bookworm's 6.12 and the newest 7.x); elsewhere the bulk phase is a

@@ -1,11 +1,11 @@
 # vm-args: --icount --timeout 1500
-# vm-kernels: hz100 6.12 debug
+# vm-kernels: kcsan 6.12 debug
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-seed000.sh - seed 000 (LARTC 2003, "Effect of HZ on shaping": a
 # 10 mbit HTB class passed 94 mbit at HZ 512 and 1000, because the psched
 # clock's jiffies scale only knew HZ 100 and 1024) as a test, run on a kernel
-# of each tick rate: hz100 (HZ 100), 6.12 (Debian, HZ 250), debug (HZ 1000).
+# of each tick rate: kcsan (HZ 100), 6.12 (Debian, HZ 250), debug (HZ 1000).
 #
 #   root 1: KIND default 20
 #     1:1  rate 100mbit
