@@ -991,7 +991,7 @@ tcp_queue_count() {
 	wait_until 10 port_listening "$NS_T" 5204 tcp ||
 		echo "# tcp queue count: receiver not listening"
 	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" send -d 198.18.2.2 --tcp -s 65507 -t 7 \
-		5201 5202 5203 5204 >/tmp/htbx-mqt-send.$$ 2>&1
+		5201 5202 5203 5204 >/dev/null 2>&1
 	_snd=$BG_PID
 	HTBX_PIDS="$HTBX_PIDS $_snd"
 	bg_in_ns "$NS_A" "$HTBX_TRAFFIC" channels -p 0.5 "$DEV" 4 2 1 3 4 2 4 \
@@ -1040,7 +1040,7 @@ tcp_queue_count() {
 				"root ${_qd:-none}, 1:1 ${_p1:-none}, 1:10 ${_p10:-none}"
 		fi
 	fi
-	rm -f /tmp/htbx-mqt-send.$$ /tmp/htbx-mqt-ch.$$
+	rm -f /tmp/htbx-mqt-ch.$$
 	tc_a qdisc del dev "$DEV" root
 	in_a "$IP" link del "$DEV"
 	DEV=$_saved
