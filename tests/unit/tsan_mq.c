@@ -44,6 +44,7 @@
 #define MAXQ	4
 #define NCLS	11
 #define CHURN	10		/* the class added and deleted */
+#define BUSY	3		/* a leaf queue 0 keeps backlogged */
 #define BURST	4000		/* every class below the root */
 #define RBURST	30000		/* the root's burst and cburst */
 #define MAXPKT	1514
@@ -219,13 +220,18 @@ static void *queue_thread(void *arg)
 		/*
 		 * Bursty feeding: an idle leaf gets 1..32 packets now and
 		 * then, more often on some queues than on others; now and
-		 * then a leaf drops all it holds (purge).
+		 * then a leaf drops all it holds (purge). Queue 0 keeps
+		 * leaf BUSY backlogged: its class never goes idle, and its
+		 * nodes on the other queues come and go beside it.
 		 */
 		for (k = 0; k < NCLS; k++) {
 			if (inner[k] || !q->linked[k])
 				continue;
 			r = xorshift64s(&q->seed);
-			if (!q->t[k].qlen &&
+			if (k == BUSY && !q->idx) {
+				if (q->t[k].qlen < 8)
+					tc_fill(&q->s, &q->t[k], 64);
+			} else if (!q->t[k].qlen &&
 			    !(r % (u64)(4 << ((k + q->idx) % 3))))
 				tc_fill(&q->s, &q->t[k], 1 + (r >> 32) % 64);
 			else if (q->t[k].qlen && !((r >> 20) % 1024))
@@ -390,8 +396,8 @@ static void *config_thread(void *arg)
  * The buckets' counts, recounted from the nodes (every thread joined):
  * nactive (leaves' active nodes), demand (inner nodes' published prios),
  * infeed (nodes in a parent's feed) and borrow_quanta (quanta of the children
- * counted in a feed); rate_lead 0 where no node is active. @zero: and all
- * of them 0.
+ * counted in a feed) and rate_lead (how far the active nodes are ahead
+ * of their class, in all). @zero: and all of them 0.
  */
 static const char *counts(bool zero)
 {
@@ -409,10 +415,18 @@ static const char *counts(bool zero)
 				 k, atomic_read(&b[k].nactive), n);
 			return why;
 		}
-		/* no node active, nothing ahead: the last one out cleared it */
-		if (!n && atomic64_read(&b[k].rate_lead)) {
-			snprintf(why, sizeof(why), "class %d: rate_lead %lld, no node active",
-				 k, (long long)atomic64_read(&b[k].rate_lead));
+		/*
+		 * rate_lead: how far the active nodes are ahead of the
+		 * class's virtual time, in all, whatever the queues raced
+		 */
+		for (w = 0, i = 0; i < nq; i++)
+			if (qs[i].t[k].cl.pub_active)
+				w += (s64)(qs[i].t[k].cl.rate_vtime -
+					   atomic64_read(&b[k].rate_sent));
+		if (w != atomic64_read(&b[k].rate_lead)) {
+			snprintf(why, sizeof(why), "class %d: rate_lead %lld, nodes %lld (%d active)",
+				 k, (long long)atomic64_read(&b[k].rate_lead),
+				 (long long)w, n);
 			return why;
 		}
 		for (n = 0, i = 0; i < nq; i++)
@@ -556,6 +570,74 @@ static void run(int n, u64 dur)
 }
 
 
+/*
+ * rate_lead under races alone: one leaf class, its node on each of @n
+ * queues driven by a thread of its own (each node is its queue's, as
+ * under that queue's lock in the kernel). Every thread charges packets
+ * of 64..1514 bytes; those of queues 1..n-1 make their nodes active and
+ * inactive every few packets, while queue 0's stays active throughout,
+ * so that the last node out never clears what the races left. After
+ * the join, the bucket's sum must be the nodes'.
+ */
+static struct htbx_bucket race_bucket;
+static struct htbx_core_node race_node[MAXQ];
+static u64 race_iters;
+
+static void *race_thread(void *arg)
+{
+	struct htbx_core_node *cl = arg;
+	int i = (int)(cl - race_node);
+	u64 seed = 0x9e3779b97f4a7c15ULL * (u64)(i + 1), r, j;
+	u32 len;
+
+	for (j = 0; j < race_iters; j++) {
+		r = xorshift64s(&seed);
+		if (i && !(r % 4)) {
+			cl->prio_activity ^= BIT(0);
+			htbx_share_publish(cl);
+		}
+		len = 64 + (u32)((r >> 32) % (MAXPKT - 64 + 1));
+		htbx_share_charge(cl, 0, 0, len, len, clock_ns());
+	}
+	return NULL;
+}
+
+static void lead_race(int n, u64 iters)
+{
+	struct htbx_cfg cfg = mkcfg(C, C, 0, 1500);
+	pthread_t thr[MAXQ];
+	s64 w = 0;
+	int i, act = 0;
+
+	memset(&race_bucket, 0, sizeof(race_bucket));
+	memset(race_node, 0, sizeof(race_node));
+	race_iters = iters;
+	for (i = 0; i < n; i++) {
+		htbx_node_setup(&race_node[i], &cfg);
+		race_node[i].bucket = &race_bucket;
+	}
+	htbx_bucket_fill(&race_bucket, &race_node[0], clock_ns());
+	race_node[0].prio_activity = BIT(0);
+	htbx_share_publish(&race_node[0]);
+	for (i = 0; i < n; i++)
+		pthread_create(&thr[i], NULL, race_thread, &race_node[i]);
+	for (i = 0; i < n; i++)
+		pthread_join(thr[i], NULL);
+	for (i = 0; i < n; i++) {
+		if (!race_node[i].pub_active)
+			continue;
+		act++;
+		w += (s64)(race_node[i].rate_vtime -
+			   atomic64_read(&race_bucket.rate_sent));
+	}
+	tap(act == atomic_read(&race_bucket.nactive) &&
+	    w == atomic64_read(&race_bucket.rate_lead),
+	    "tsan mq, %d queues: rate_lead after %llu packets per queue, nodes joining and leaving: %lld, nodes %lld (%d active, nactive %d)",
+	    n, (unsigned long long)iters,
+	    (long long)atomic64_read(&race_bucket.rate_lead), (long long)w,
+	    act, atomic_read(&race_bucket.nactive));
+}
+
 
 int main(int argc, char **argv)
 {
@@ -569,6 +651,8 @@ int main(int argc, char **argv)
 	C = MBIT(getenv("TSAN_MQ_MBIT") ? strtoull(getenv("TSAN_MQ_MBIT"), NULL, 0) : 100);
 	for (n = 2; n <= MAXQ; n++)
 		run(n, dur);
+	lead_race(MAXQ, getenv("TSAN_MQ_RACE") ?
+		  strtoull(getenv("TSAN_MQ_RACE"), NULL, 0) : 200000);
 	printf("1..%d\n%d passed, %d failed\n", tapn, tapn - failed, failed);
 	return failed ? 1 : 0;
 }
