@@ -164,22 +164,27 @@ void htbx_share_publish(struct htbx_core_node *cl)
 	u64 v;
 
 	if (active != cl->pub_active) {
-		v = atomic64_read(&cl->bucket->rate_sent);
+		/*
+		 * The sum changes before the count when a node comes and
+		 * after it when it goes: a reader between the two
+		 * (htbx_yield) sees the sum with a term too many, which
+		 * never makes a queue hold back, and never one too few.
+		 */
 		if (active) {
+			v = atomic64_read(&cl->bucket->rate_sent);
 			/* no credit for the time it was idle */
 			cl->rate_vtime = max_t(u64, cl->rate_vtime, v);
-			atomic64_add((s64)(cl->rate_vtime - v),
-				     &cl->bucket->rate_lead);
+			atomic64_add(cl->rate_vtime,
+				     &cl->bucket->rate_vtime_sum);
+			/* the sum, then the count: pairs with htbx_vtime_ahead */
+			smp_mb__before_atomic();
 			atomic_inc(&cl->bucket->nactive);
 		} else {
-			atomic64_sub((s64)(cl->rate_vtime - v),
-				     &cl->bucket->rate_lead);
-			/*
-			 * The last node out leaves nothing ahead: what races
-			 * between queues left in the sum goes with it.
-			 */
-			if (!atomic_dec_return(&cl->bucket->nactive))
-				atomic64_set(&cl->bucket->rate_lead, 0);
+			atomic_dec(&cl->bucket->nactive);
+			/* the count, then the sum: pairs with htbx_vtime_ahead */
+			smp_mb__after_atomic();
+			atomic64_sub(cl->rate_vtime,
+				     &cl->bucket->rate_vtime_sum);
 		}
 		cl->pub_active = active;
 	}
@@ -317,21 +322,16 @@ static void htbx_rate_advance(struct htbx_core_node *x, u64 len)
 	u64 n = max_t(int, active, 1);
 	u64 lim = n * HTBX_VLEAD;
 	u64 was = x->rate_vtime;
-	s64 moved;
 
 	/* lead and lag both bounded: see the comment above */
 	x->rate_vtime = htbx_vclamp(was + len * n, v, (s64)lim);
 	/*
-	 * rate_lead: the class's virtual time moved by len, so each of the
-	 * active nodes fell len behind it; x, if it is one of them (a leaf's
-	 * last packet is charged after it left), moved by what it was
-	 * advanced. Without a clamp the two cancel.
+	 * Only this queue moves x's virtual time, and it moves the sum by
+	 * as much while x is counted in it (a leaf's last packet is
+	 * charged after it left).
 	 */
-	moved = -(s64)len * active;
 	if (x->pub_active)
-		moved += (s64)(x->rate_vtime - was);
-	if (unlikely(moved))
-		atomic64_add(moved, &b->rate_lead);
+		atomic64_add(x->rate_vtime - was, &b->rate_vtime_sum);
 }
 
 /*
@@ -480,13 +480,48 @@ static bool htbx_short(const struct htbx_core_node *x, u64 now, u64 *at)
 }
 
 /*
+ * mq: leaf @x's node is ahead of the middle of the class's active nodes
+ * by more than half the lead they are allowed (htbx_rate_advance), its
+ * rate_vtime - rate_vtime_sum / nactive, taken as nactive x rate_vtime -
+ * rate_vtime_sum: the difference of two sums modulo 2^64 is exact, and
+ * small. The count is read on both sides of the sum, again while it
+ * moves: a node that came or went between the reads would be counted in
+ * one and not in the other (htbx_share_publish orders its two writes so
+ * that a reader between them errs towards sending). A queue that cannot
+ * get a steady count sends.
+ */
+static bool htbx_vtime_ahead(const struct htbx_core_node *x)
+{
+	struct htbx_bucket *b = x->bucket;
+	int n, tries;
+	u64 sum;
+	s64 lead;
+
+	for (tries = 0; tries < 3; tries++) {
+		n = atomic_read(&b->nactive);
+		/* count, sum, count: pairs with htbx_share_publish */
+		smp_rmb();
+		sum = atomic64_read(&b->rate_vtime_sum);
+		/* as above */
+		smp_rmb();
+		if (n != atomic_read(&b->nactive))
+			continue;
+		if (n <= 1)
+			return false;
+		lead = (s64)((u64)n * x->rate_vtime - sum);
+		return lead > (s64)n * n * HTBX_VLEAD / 2;
+	}
+	return false;
+}
+
+/*
  * mq: x being short (htbx_short), who on @path (row member first, down
  * the feeds to a leaf) should let the other queues go first at @prio?
  * 0: the row member, because another queue has children of x borrowing
  * at a lower prio (single-queue HTB would serve those first; x above
  * level 0), or x is a leaf whose node on this queue is ahead of the
- * middle of its active nodes (htbx_rate_advance, rate_lead: the copies
- * of one leaf share its rate; measured from the middle, not from the
+ * middle of its active nodes (htbx_vtime_ahead: the copies of one
+ * leaf share its rate; measured from the middle, not from the
  * class's virtual time, some node is never ahead, whichever nodes left
  * behind); i > 0: path[i], which took more than its share of its
  * parent's excess (htbx_borrowed_ahead: the parent's excess goes by
@@ -495,23 +530,14 @@ static bool htbx_short(const struct htbx_core_node *x, u64 now, u64 *at)
 static int htbx_yield(struct htbx_core_node **path, int depth, int prio)
 {
 	const struct htbx_core_node *x = path[0];
-	int p, n, i;
-	s64 lead;
+	int p, i;
 
 	for (p = 0; p < prio && x->level; p++)
 		if (atomic_read(&x->bucket->demand[p]) >
 		    !!(x->published & BIT(p)))
 			return 0;
-	if (!x->level) {
-		n = atomic_read(&x->bucket->nactive);
-		if (n <= 1)
-			return -1;
-		/* ahead of the middle of the class's active nodes */
-		lead = (s64)(x->rate_vtime -
-			     atomic64_read(&x->bucket->rate_sent)) -
-		       div_s64(atomic64_read(&x->bucket->rate_lead), n);
-		return lead > (s64)n * HTBX_VLEAD / 2 ? 0 : -1;
-	}
+	if (!x->level)
+		return htbx_vtime_ahead(x) ? 0 : -1;
 	for (i = 1; i < depth; i++)
 		if (htbx_borrowed_ahead(path[i], prio))
 			return i;
@@ -541,8 +567,9 @@ static void htbx_forgive(struct htbx_core_node **path, int depth, int prio)
 	if (!c->level) {
 		v = atomic64_read(&c->bucket->rate_sent);
 		if ((s64)(c->rate_vtime - v) > 0) {
-			atomic64_sub((s64)(c->rate_vtime - v),
-				     &c->bucket->rate_lead);
+			if (c->pub_active)
+				atomic64_sub(c->rate_vtime - v,
+					     &c->bucket->rate_vtime_sum);
 			c->rate_vtime = v;
 		}
 		return;

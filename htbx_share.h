@@ -88,6 +88,21 @@ struct htbx_bucket {
 	atomic64_t		rate;	/* ns, s64 */
 	atomic64_t		ceil;
 	/*
+	 * Fairness among the queues of one leaf class: how many of its
+	 * nodes are active (nactive), and the bytes it sent on its own rate
+	 * on all queues (rate_sent, the class's virtual time; a node's
+	 * rate_vtime runs nactive times faster while it sends, so a node
+	 * ahead of the others is ahead of this), and the sum of the active
+	 * nodes' rate_vtime (rate_vtime_sum, modulo 2^64: each node adds
+	 * what it moves its own by while it is active, so the sum is exact
+	 * whatever the queues race; rate_vtime_sum / nactive is where their
+	 * middle is). rate_sent and the sum are written by every packet:
+	 * they sit beside rate and ceil, on the line the charge writes.
+	 */
+	atomic_t		nactive;
+	atomic64_t		rate_sent;
+	atomic64_t		rate_vtime_sum;
+	/*
 	 * Inner class: for each prio, how many queues have children
 	 * borrowing from it at that prio (its node's prio_activity, as
 	 * published). Changed when a node's activity changes, never per
@@ -95,19 +110,6 @@ struct htbx_bucket {
 	 * htbx_bucket_fill.
 	 */
 	atomic_t		demand[HTBX_CORE_NUMPRIO];
-	/*
-	 * Fairness among the queues of one leaf class: how many of its
-	 * nodes are active (nactive), and the bytes it sent on its own rate
-	 * on all queues (rate_sent, the class's virtual time; a node's
-	 * rate_vtime runs nactive times faster while it sends, so a node
-	 * ahead of the others is ahead of this), and how far the active
-	 * nodes are ahead of it in all (rate_lead: the sum of their
-	 * rate_vtime - rate_sent, which a packet sent does not change, so
-	 * rate_lead / nactive is where their middle is).
-	 */
-	atomic_t		nactive;
-	atomic64_t		rate_sent;
-	atomic64_t		rate_lead;
 	/*
 	 * How many of the class's nodes are in CANT_SEND: the class enters
 	 * it (an overlimit, counted once, as htb counts a class's) when the

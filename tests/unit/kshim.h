@@ -97,6 +97,16 @@ static inline bool atomic64_try_cmpxchg(atomic64_t *v, s64 *old, s64 new)
 					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
+/*
+ * The barriers the buckets' writers and readers pair. The harness runs on
+ * x86, which keeps loads in order and makes every locked read-modify-write
+ * a full barrier, so only the compiler must keep the order; and
+ * ThreadSanitizer does not model a fence.
+ */
+#define smp_rmb()		__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#define smp_mb__before_atomic()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#define smp_mb__after_atomic()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+
 /* atomic_t, as the kernel's (the buckets' published demand counts). */
 typedef struct {
 	int counter;
@@ -148,11 +158,6 @@ static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *rem)
 }
 
 static inline u64 div64_u64(u64 dividend, u64 divisor)
-{
-	return dividend / divisor;
-}
-
-static inline s64 div_s64(s64 dividend, s32 divisor)
 {
 	return dividend / divisor;
 }

@@ -106,8 +106,8 @@ static const char *mq_check(struct mqtree *m, int nq)
  * What the shared buckets count, recounted from the nodes: each class's
  * cant_send is the number of its nodes in CANT_SEND, its infeed the
  * number in a feed at that prio, a parent's borrow_quanta the quanta
- * of its children counted there, and a leaf's rate_lead how far its
- * active nodes are ahead of its virtual time, in all.
+ * of its children counted there, and a leaf's rate_vtime_sum the sum of
+ * its active nodes' virtual times.
  */
 static const char *mq_counts(struct mqtree *m, int nq)
 {
@@ -116,15 +116,14 @@ static const char *mq_counts(struct mqtree *m, int nq)
 	s64 w;
 
 	for (k = 0; k < m->n; k++) {
-		/* rate_lead: how far the active nodes are ahead, in all */
+		/* rate_vtime_sum: the active nodes' virtual times, summed */
 		for (w = 0, i = 0; i < nq; i++)
 			if (m->t[i][k].cl.pub_active)
-				w += (s64)(m->t[i][k].cl.rate_vtime -
-					   atomic64_read(&m->b[k].rate_sent));
-		if (w != atomic64_read(&m->b[k].rate_lead)) {
+				w += m->t[i][k].cl.rate_vtime;
+		if (w != atomic64_read(&m->b[k].rate_vtime_sum)) {
 			snprintf(why, sizeof(why),
-				 "class %d: rate_lead %lld (nodes %lld)", k,
-				 (long long)atomic64_read(&m->b[k].rate_lead),
+				 "class %d: rate_vtime_sum %lld (nodes %lld)", k,
+				 (long long)atomic64_read(&m->b[k].rate_vtime_sum),
 				 (long long)w);
 			return why;
 		}
@@ -684,7 +683,8 @@ static bool t_mq_laggard_leaves(char *msg, size_t sz)
  * own rate: 2 packets every 5 ms gave 5.006 mbit, 1 every 10 ms 27.496
  * (5.10, the flow hash feeding one of four queues a fifth of the
  * others' packets: the backlog drained at 5 mbit of 40). Measured from
- * the middle of the active nodes (rate_lead), some node is never ahead.
+ * the middle of the active nodes (rate_vtime_sum), some node is never
+ * ahead.
  */
 static const char *mq_laggard_drain(struct mqtree *m, u32 n, u64 ms,
 				    double *r)

@@ -396,8 +396,8 @@ static void *config_thread(void *arg)
  * The buckets' counts, recounted from the nodes (every thread joined):
  * nactive (leaves' active nodes), demand (inner nodes' published prios),
  * infeed (nodes in a parent's feed) and borrow_quanta (quanta of the children
- * counted in a feed) and rate_lead (how far the active nodes are ahead
- * of their class, in all). @zero: and all of them 0.
+ * counted in a feed) and rate_vtime_sum (the active nodes' virtual times,
+ * summed). @zero: and all of them 0.
  */
 static const char *counts(bool zero)
 {
@@ -415,17 +415,13 @@ static const char *counts(bool zero)
 				 k, atomic_read(&b[k].nactive), n);
 			return why;
 		}
-		/*
-		 * rate_lead: how far the active nodes are ahead of the
-		 * class's virtual time, in all, whatever the queues raced
-		 */
+		/* the active nodes' virtual times, whatever the queues raced */
 		for (w = 0, i = 0; i < nq; i++)
 			if (qs[i].t[k].cl.pub_active)
-				w += (s64)(qs[i].t[k].cl.rate_vtime -
-					   atomic64_read(&b[k].rate_sent));
-		if (w != atomic64_read(&b[k].rate_lead)) {
-			snprintf(why, sizeof(why), "class %d: rate_lead %lld, nodes %lld (%d active)",
-				 k, (long long)atomic64_read(&b[k].rate_lead),
+				w += qs[i].t[k].cl.rate_vtime;
+		if (w != atomic64_read(&b[k].rate_vtime_sum) || (zero && w)) {
+			snprintf(why, sizeof(why), "class %d: rate_vtime_sum %lld, nodes %lld (%d active)",
+				 k, (long long)atomic64_read(&b[k].rate_vtime_sum),
 				 (long long)w, n);
 			return why;
 		}
@@ -571,13 +567,13 @@ static void run(int n, u64 dur)
 
 
 /*
- * rate_lead under races alone: one leaf class, its node on each of @n
+ * rate_vtime_sum under races alone: one leaf class, its node on each of @n
  * queues driven by a thread of its own (each node is its queue's, as
  * under that queue's lock in the kernel). Every thread charges packets
  * of 64..1514 bytes; those of queues 1..n-1 make their nodes active and
  * inactive every few packets, while queue 0's stays active throughout,
- * so that the last node out never clears what the races left. After
- * the join, the bucket's sum must be the nodes'.
+ * so that the class never goes idle. After the join, the bucket's sum
+ * must be the nodes'.
  */
 static struct htbx_bucket race_bucket;
 static struct htbx_core_node race_node[MAXQ];
@@ -627,14 +623,13 @@ static void lead_race(int n, u64 iters)
 		if (!race_node[i].pub_active)
 			continue;
 		act++;
-		w += (s64)(race_node[i].rate_vtime -
-			   atomic64_read(&race_bucket.rate_sent));
+		w += race_node[i].rate_vtime;
 	}
 	tap(act == atomic_read(&race_bucket.nactive) &&
-	    w == atomic64_read(&race_bucket.rate_lead),
-	    "tsan mq, %d queues: rate_lead after %llu packets per queue, nodes joining and leaving: %lld, nodes %lld (%d active, nactive %d)",
+	    w == atomic64_read(&race_bucket.rate_vtime_sum),
+	    "tsan mq, %d queues: rate_vtime_sum after %llu packets per queue, nodes joining and leaving: %lld, nodes %lld (%d active, nactive %d)",
 	    n, (unsigned long long)iters,
-	    (long long)atomic64_read(&race_bucket.rate_lead), (long long)w,
+	    (long long)atomic64_read(&race_bucket.rate_vtime_sum), (long long)w,
 	    act, atomic_read(&race_bucket.nactive));
 }
 
