@@ -15,10 +15,12 @@
 #       every packet netem hands on is dropped inside netem's dequeue.
 #   (c) wide: mq mode on a dummy with 300 TX queues, as root and as uid
 #       65534 in a user+net namespace of its own: qdisc add, class add (a
-#       leaf turning inner), change, leaf graft, qdisc change, class
-#       deletes (an inner class a leaf again). A configuration that held
-#       every queue's lock at once overflowed preempt_count's 8 bits (and
-#       lockdep's 48 held locks): "scheduling while atomic", a panic.
+#       leaf turning inner), change, leaf graft, 64 UDP flows through the
+#       leaf (every packet counted by the root and the class), qdisc
+#       change, class deletes (an inner class a leaf again). A
+#       configuration that held every queue's lock at once overflowed
+#       preempt_count's 8 bits (and lockdep's 48 held locks): "scheduling
+#       while atomic", a panic.
 #
 # Each case asserts (after its traffic, drain polled): qlen and backlog 0
 # on every qdisc and class; class bytes/packets add up to the qdisc's; the
@@ -170,44 +172,76 @@ fi
 
 # --- (c) mq mode on 300 TX queues ---------------------------------------------
 
-# $TMPD/wide.sh: the steps of (c), in the network namespace it runs in;
-# prints the step that failed, or the classes left at the end.
+# $TMPD/wide.sh: the steps of (c), in the network namespace it runs in.
+# Between the leaf graft and the qdisc change, 64 UDP flows of 100 kbit
+# for 2 s go out of the dummy through 1:10 (the flow hash spreads them
+# over its 300 queues), and every qdisc and class is left to drain. Prints
+# the step that failed, or "sent S root R class C" (packets: the sender's,
+# the root's, 1:10's) and the classes left at the end.
+_flows=
+for _i in $(seq 0 63); do _flows="$_flows $((6000 + _i)),rate=100kbit"; done
 cat >"$TMPD/wide.sh" <<EOF
 d=wq\$\$
+# IPv6 off: its router solicitations and reports would be counted too
+echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6
+echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
+run() {
+	for s in "\$@"; do
+		$TC \$s || { echo "step: tc \$s"; exit 1; }
+	done
+}
+drained() {
+	$TC -s qdisc show dev "\$d" | grep -q 'backlog [1-9]' && return 1
+	$TC -s class show dev "\$d" | grep -q 'backlog [1-9]' && return 1
+	return 0
+}
 $IP link add "\$d" numtxqueues 300 type dummy &&
-$IP link set "\$d" up || { echo "step: link add"; exit 1; }
-for s in "qdisc add dev \$d root handle 1: htbx default 10 mq" \\
-	 "class add dev \$d parent 1: classid 1:1 htbx rate 100mbit" \\
-	 "class add dev \$d parent 1:1 classid 1:10 htbx rate 10mbit ceil 100mbit" \\
-	 "class add dev \$d parent 1:1 classid 1:20 htbx rate 20mbit ceil 100mbit" \\
-	 "class change dev \$d parent 1:1 classid 1:10 htbx rate 30mbit ceil 100mbit quantum 3000" \\
-	 "qdisc add dev \$d parent 1:10 handle 10: fq_codel" \\
-	 "qdisc change dev \$d root handle 1: htbx default 20 r2q 5" \\
-	 "class del dev \$d classid 1:20" \\
-	 "class del dev \$d classid 1:10"; do
-	$TC \$s || { echo "step: tc \$s"; exit 1; }
-done
+$IP link set "\$d" up &&
+$IP addr add 198.18.9.1/24 dev "\$d" || { echo "step: link add"; exit 1; }
+run "qdisc add dev \$d root handle 1: htbx default 10 mq" \\
+    "class add dev \$d parent 1: classid 1:1 htbx rate 100mbit" \\
+    "class add dev \$d parent 1:1 classid 1:10 htbx rate 10mbit ceil 100mbit" \\
+    "class add dev \$d parent 1:1 classid 1:20 htbx rate 20mbit ceil 100mbit" \\
+    "class change dev \$d parent 1:1 classid 1:10 htbx rate 30mbit ceil 100mbit quantum 3000" \\
+    "qdisc add dev \$d parent 1:10 handle 10: fq_codel"
+sent=\$($HTBX_TRAFFIC send -d 198.18.9.2 -t 2 $_flows |
+	awk '\$1 == "port" { n += \$5 } END { print n + 0 }')
+i=0
+while ! drained && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
+drained || { echo "step: drain"; $TC -s qdisc show dev "\$d" | head -n 20; exit 1; }
+root=\$($TC -s qdisc show dev "\$d" | awk '\$2 == "htbx" { r = 1 } r && \$1 == "Sent" { print \$4; exit }')
+class=\$($TC -s class show dev "\$d" classid 1:10 | awk '\$1 == "Sent" { print \$4; exit }')
+echo "sent \$sent root \$root class \$class"
+run "qdisc change dev \$d root handle 1: htbx default 20 r2q 5" \\
+    "class del dev \$d classid 1:20" \\
+    "class del dev \$d classid 1:10"
 $TC class show dev "\$d" | awk '{ print \$3 }' | paste -sd' '
 $IP link del "\$d"
 EOF
 
+# wide_check: $out, wide.sh's report, through the checks of (c), as $who.
+wide_check() {
+	_cls=$(echo "$out" | tail -n 1)
+	# shellcheck disable=SC2046
+	set -- $(echo "$out" | awk '$1 == "sent" { print $2, $4, $6 }')
+	if [ "${1:-0}" -gt 0 ] && [ "$1" = "${2:-}" ] && [ "$1" = "${3:-}" ] && [ "$_cls" = "1:1" ]; then
+		ok "wide: 300 TX queues in mq mode, $who: every step taken, 64 flows' $1 packets counted by the root and 1:10, 1:1 left"
+	else
+		fail "wide: 300 TX queues in mq mode, $who" "$out" "$(cat "$TMPD/wide.err")"
+	fi
+}
+
 if wanted wide; then
 	echo "# regress: wide: as root"
+	who="as root"
 	out=$(in_a sh "$TMPD/wide.sh" 2>"$TMPD/wide.err")
-	if [ "$out" = "1:1" ]; then
-		ok "wide: 300 TX queues in mq mode, as root: every step taken, 1:1 left"
-	else
-		fail "wide: 300 TX queues in mq mode, as root" "$out" "$(cat "$TMPD/wide.err")"
-	fi
+	wide_check
 	echo "# regress: wide: as uid 65534 in a user+net namespace"
 	chmod 755 "$TMPD"
 	chmod 644 "$TMPD/wide.sh"
+	who="as uid 65534"
 	out=$("$HTBX_TOP/tools/bin/htbx-userns" sh "$TMPD/wide.sh" 2>"$TMPD/wide.err")
-	if [ "$out" = "1:1" ]; then
-		ok "wide: 300 TX queues in mq mode, as uid 65534: every step taken, 1:1 left"
-	else
-		fail "wide: 300 TX queues in mq mode, as uid 65534" "$out" "$(cat "$TMPD/wide.err")"
-	fi
+	wide_check
 fi
 
 rm -rf "$TMPD"
