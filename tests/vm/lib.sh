@@ -195,6 +195,26 @@ netns_pair() {
 	return 0
 }
 
+# veth_mq_pair NS DEV ADDR PEER_NS PEER_DEV PEER_ADDR: a veth pair with 4
+# TX and 4 RX queues from namespace NS to PEER_NS, addresses ADDR/24 and
+# PEER_ADDR/24, both up (DEV with txqueuelen 1000, so its qdiscs get the
+# usual default limit), lo up in PEER_NS and static neighbours, as
+# netns_pair makes its pair. Both namespaces must exist.
+veth_mq_pair() {
+	echo_cmd "$IP" -n "$1" link add "$2" numtxqueues 4 numrxqueues 4 type veth \
+		peer name "$5" numtxqueues 4 numrxqueues 4 netns "$4" || return 1
+	in_ns "$1" "$IP" addr add "$3/24" dev "$2" || return 1
+	in_ns "$4" "$IP" addr add "$6/24" dev "$5" || return 1
+	in_ns "$1" "$IP" link set "$2" up txqueuelen 1000 || return 1
+	in_ns "$4" "$IP" link set "$5" up || return 1
+	in_ns "$4" "$IP" link set lo up || return 1
+	in_ns "$1" "$IP" neigh replace "$6" dev "$2" nud permanent \
+		lladdr "$(in_ns_sys "$4" cat "/sys/class/net/$5/address")" || return 1
+	in_ns "$4" "$IP" neigh replace "$3" dev "$5" nud permanent \
+		lladdr "$(in_ns_sys "$1" cat "/sys/class/net/$2/address")" || return 1
+	return 0
+}
+
 # Kill the background jobs this library started, delete its namespaces.
 netns_cleanup() {
 	for _p in $HTBX_PIDS; do

@@ -954,13 +954,7 @@ tcp_queue_count() {
 		return
 	fi
 	HTBX_NETNS="$HTBX_NETNS $NS_T"
-	if ! echo_cmd "$IP" -n "$NS_A" link add "$_va" numtxqueues 4 numrxqueues 4 type veth \
-		peer name "$_vb" numtxqueues 4 numrxqueues 4 netns "$NS_T" ||
-	   ! in_a "$IP" addr add 198.18.2.1/24 dev "$_va" ||
-	   ! in_ns "$NS_T" "$IP" addr add 198.18.2.2/24 dev "$_vb" ||
-	   ! in_a "$IP" link set "$_va" up txqueuelen 1000 ||
-	   ! in_ns "$NS_T" "$IP" link set "$_vb" up ||
-	   ! in_ns "$NS_T" "$IP" link set lo up; then
+	if ! veth_mq_pair "$NS_A" "$_va" 198.18.2.1 "$NS_T" "$_vb" 198.18.2.2; then
 		fail "tcp queue count: a veth pair with 4 TX queues"
 		return
 	fi
@@ -970,10 +964,6 @@ tcp_queue_count() {
 		in_a "$IP" link del "$_va"
 		return
 	fi
-	in_a "$IP" neigh replace 198.18.2.2 dev "$_va" nud permanent \
-		lladdr "$(in_ns_sys "$NS_T" cat "/sys/class/net/$_vb/address")"
-	in_ns "$NS_T" "$IP" neigh replace 198.18.2.1 dev "$_vb" nud permanent \
-		lladdr "$(in_ns_sys "$NS_A" cat "/sys/class/net/$_va/address")"
 	_saved=$DEV
 	DEV=$_va
 	if ! tc_a qdisc add dev "$DEV" root handle 1: htbx default 10 mq ||

@@ -142,18 +142,10 @@ done
 tcp_mq() {
 	local ports q pkts qd l0 skb0 skbs segs
 	MQA=veth-mqa MQB=veth-mqb
-	if ! echo_cmd "$IP" -n "$NS_A" link add "$MQA" numtxqueues 4 numrxqueues 4 type veth \
-		peer name "$MQB" numtxqueues 4 numrxqueues 4 netns "$NS_B" ||
-	   ! in_a "$IP" addr add 198.18.1.1/24 dev "$MQA" ||
-	   ! in_b "$IP" addr add 198.18.1.2/24 dev "$MQB" ||
-	   ! in_a "$IP" link set "$MQA" up txqueuelen 1000 || ! in_b "$IP" link set "$MQB" up; then
+	if ! veth_mq_pair "$NS_A" "$MQA" 198.18.1.1 "$NS_B" "$MQB" 198.18.1.2; then
 		fail "tcp mq: a veth pair with 4 TX queues"
 		return
 	fi
-	in_a "$IP" neigh replace 198.18.1.2 dev "$MQA" nud permanent \
-		lladdr "$(in_ns_sys "$NS_B" cat "/sys/class/net/$MQB/address")"
-	in_b "$IP" neigh replace 198.18.1.1 dev "$MQB" nud permanent \
-		lladdr "$(in_ns_sys "$NS_A" cat "/sys/class/net/$MQA/address")"
 	if ! tc_a qdisc add dev "$MQA" root handle 1: htbx default 10 mq ||
 	   ! tc_a class add dev "$MQA" parent 1: classid 1:10 estimator 250ms 1sec htbx rate 20mbit ceil 20mbit burst 15k cburst 15k ||
 	   ! tc_a qdisc add dev "$MQA" parent 1:10 handle 10: fq_codel ||
