@@ -725,6 +725,66 @@ if sched_here; then
 	quantum "1:10 on queue 0, 1:20 on the others" uneven
 fi
 
+# laggard NAME FEED: a class left behind by a queue that sent less than
+# its share. Queues 0-2 flood (pgsetup) and queue 3 sends 4 mbit for a
+# second, then stops (pktgen's count): its node of the class sent less
+# than its share while it was active, so the nodes on queues 0-2 ran
+# ahead of the class. Over the window after, the class on queues 0-2
+# must get its ceiling, 40 within the ceiling's bounds, as on one queue.
+# NAME leaf: 1:10 rate 5 ceil 40 under 1:1, fed on every queue (before
+# rate_lead and htbx_forgive, the harness's figure: 28.288). NAME feed:
+# 1:2 rate 10 ceil 40 under 1:1, and below it 1:21 (dport 5001, queues
+# 0-2) and 1:22 (5002, queue 3), rate 1 ceil 40 each: when 1:22 has
+# left, 1:21 must get 40 through 1:2 (before: 10, 1:2's rate). The
+# harness's cases, tests/unit "mq a queue that sent less than its share
+# leaves", on the kernel with pktgen's queues.
+laggard() {
+	tc_a qdisc del dev "$DEV" root
+	if [ "$1" = leaf ]; then
+		tree "rate 5mbit ceil 40mbit" "rate 5mbit ceil 40mbit"
+		_lc=1:10 _p=5001
+	else
+		tc_a qdisc add dev "$DEV" root handle 1: htbx default 0 mq &&
+		tc_a class add dev "$DEV" parent 1: classid 1:1 htbx $TOP &&
+		tc_a class add dev "$DEV" parent 1:1 classid 1:2 htbx rate 10mbit ceil 40mbit burst 15k cburst 15k &&
+		tc_a class add dev "$DEV" parent 1:2 classid 1:21 htbx rate 1mbit ceil 40mbit burst 15k cburst 15k &&
+		tc_a class add dev "$DEV" parent 1:2 classid 1:22 htbx rate 1mbit ceil 40mbit burst 15k cburst 15k &&
+		tc_a filter add dev "$DEV" parent 1: protocol ip prio 1 u32 \
+			match ip dport 5001 0xffff flowid 1:21 &&
+		tc_a filter add dev "$DEV" parent 1: protocol ip prio 1 u32 \
+			match ip dport 5002 0xffff flowid 1:22 &&
+		tc_a qdisc add dev "$DEV" parent 1:21 handle 21: pfifo limit $LIMIT &&
+		tc_a qdisc add dev "$DEV" parent 1:22 handle 22: pfifo limit $LIMIT
+		_lc=1:21 _p=5002
+	fi || { fail "laggard ($1): tree"; return; }
+	pgsetup 5001 5001
+	# queue 3: 4 mbit (pgsetup's packet size) for a second, to port $_p
+	_pps=$((4000000 / 8 / _size))
+	for _o in "udp_dst_min $_p" "udp_dst_max $_p" "delay $((1000000000 / _pps))" \
+		  "count $_pps"; do
+		pgset "$DEV@3" "$_o"
+	done
+	pgstart
+	if wait_until 10 pg3_done; then
+		rates 3
+		pgstop
+		near "laggard ($1): after queue 3 left, $_lc on queues 0-2 gets the ceiling" \
+			"$(rate_get "$R" "$_lc")" 40 "$CEIL_LO" "$CEIL_HI" ceil
+	else
+		pgstop
+		skip "laggard ($1): after queue 3 left, $_lc on queues 0-2 gets the ceiling" \
+			"queue 3 had not sent its second's $_pps packets after 10 s (the guest's pktgen thread served its flood first)"
+	fi
+	drained_counts "laggard ($1)"
+}
+pg3_done() {
+	[ "$(in_a cat "$PG/$DEV@3" | sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p')" -ge "$_pps" ] 2>/dev/null
+}
+if sched_here; then
+	laggard leaf
+	laggard feed
+fi
+
 # ---- leaves: every kind copied to every queue, under traffic ----
 
 tc_a qdisc del dev "$DEV" root
