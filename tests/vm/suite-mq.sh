@@ -731,13 +731,13 @@ fi
 # than its share while it was active, so the nodes on queues 0-2 ran
 # ahead of the class. Over the window after, the class on queues 0-2
 # must get its ceiling, 40 within the ceiling's bounds, as on one queue.
-# NAME leaf: 1:10 rate 5 ceil 40 under 1:1, fed on every queue (before
-# rate_lead and htbx_forgive, the harness's figure: 28.288). NAME feed:
+# NAME leaf: 1:10 rate 5 ceil 40 under 1:1, fed on every queue: nodes
+# that wait for a node that left keep the leaf at its rate. NAME feed:
 # 1:2 rate 10 ceil 40 under 1:1, and below it 1:21 (dport 5001, queues
 # 0-2) and 1:22 (5002, queue 3), rate 1 ceil 40 each: when 1:22 has
-# left, 1:21 must get 40 through 1:2 (before: 10, 1:2's rate). The
-# harness's cases, tests/unit "mq a queue that sent less than its share
-# leaves", on the kernel with pktgen's queues.
+# left, 1:21 must get 40 through 1:2, not 1:2's 10. The harness's cases
+# (tests/unit "mq a queue that sent less than its share leaves",
+# design/multiqueue.md) on the kernel, with pktgen's queues.
 laggard() {
 	tc_a qdisc del dev "$DEV" root
 	if [ "$1" = leaf ]; then
