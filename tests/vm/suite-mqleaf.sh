@@ -9,8 +9,8 @@
 #   +---------------------------------------------+
 #   | mql0: dummy, 4 TX queues, 198.19.1.1/24      |
 #   | root htbx 1: default 20 mq                   |
-#   |   1:1 -- 1:10 (the leaf under test, pings)   |
-#   | clsact: ICMP to queue 3 (skbedit)            |
+#   |   1:1 -- 1:10 (the leaf under test, UDP)     |
+#   | clsact: UDP to queue 3 (skbedit)             |
 #   +---------------------------------------------+
 #
 # In mq mode a class has a copy of its leaf on every TX queue, made from
@@ -30,7 +30,7 @@
 # sfq, fq, codel, pie, hhf, each grafted and passing packets on queue 3.
 #
 # A size table on the mq root (SQM's ATM/overhead accounting) applies on
-# every queue (1000-byte pings are 1042 bytes on the wire; with overhead
+# every queue (1000-byte UDP payloads are 1042 bytes on the wire; with overhead
 # 500, 1542 in the class's byte count). The kernel applies a root's table
 # only (a leaf's is taken and ignored, as under htb).
 #
@@ -75,28 +75,30 @@ leaf_args() {
 #   taken KIND | refused KIND MESSAGE | gone KIND | fail WHAT DETAIL
 # and the class byte counts: bytes NAME BYTES PACKETS
 cat >/tmp/htbx-mqleaf.$$.sh <<'EOF'
-TC=$1 IP=$2 DEV=$3
-shift 3
+TC=$1 IP=$2 DEV=$3 TRAFFIC=$4
+shift 4
 $IP link add "$DEV" numtxqueues 4 type dummy || { echo "fail link add"; exit 0; }
 $IP link set "$DEV" up
 $IP addr add 198.19.1.1/24 dev "$DEV"
-# the pings to 1:10; the rest (IPv6's own packets) to the direct queue
+# the test's UDP to 1:10; the rest (IPv6's own packets) to the direct queue
 root() {
 	$TC qdisc del dev "$DEV" root 2>/dev/null
 	$TC qdisc add dev "$DEV" root handle 1: "$@" htbx default 20 mq &&
 	$TC class add dev "$DEV" parent 1: classid 1:1 htbx rate 100mbit &&
 	$TC class add dev "$DEV" parent 1:1 classid 1:10 htbx rate 50mbit ceil 100mbit &&
 	$TC filter add dev "$DEV" parent 1: protocol ip prio 1 u32 \
-		match ip protocol 1 0xff flowid 1:10
+		match ip protocol 17 0xff flowid 1:10
 }
 steer() {
 	$TC qdisc add dev "$DEV" clsact 2>/dev/null
 	$TC filter add dev "$DEV" egress protocol ip prio 1 u32 \
-		match ip protocol 1 0xff action skbedit queue_mapping 3 2>/dev/null
+		match ip protocol 17 0xff action skbedit queue_mapping 3 2>/dev/null
 }
-# (busybox ping waits -W, 10 s by default, for replies that a dummy never
-# gives, whatever -w says)
-ping3() { ping -c 3 -s 1000 -i 0.2 -W 1 -w 2 198.19.1.2 >/dev/null 2>&1; }
+# a few 1000-byte UDP datagrams (paced: the first at once, then one each
+# 80 ms), sent without waiting for anything
+send3() {
+	"$TRAFFIC" send -d 198.19.1.2 -t 0.2 -s 1000 7000,rate=100kbit >/dev/null 2>&1
+}
 # bytes NAME: class 1:10's byte and packet counts
 bytes() {
 	$TC -s class show dev "$DEV" classid 1:10 |
@@ -108,7 +110,7 @@ for leaf in "$@"; do
 	kind=${leaf%% *}
 	# shellcheck disable=SC2086
 	if err=$($TC qdisc replace dev "$DEV" parent 1:10 handle 10: $leaf 2>&1); then
-		ping3
+		send3
 		if $TC -s class show dev "$DEV" classid 1:10 | grep -q 'Sent [1-9]'; then
 			echo "taken $kind"
 		else
@@ -125,8 +127,8 @@ for leaf in "$@"; do
 	fi
 done
 # a size table on the mq root, and none
-root stab overhead 500 linklayer ethernet && { ping3; bytes root-stab; }
-root && { ping3; bytes none; }
+root stab overhead 500 linklayer ethernet && { send3; bytes root-stab; }
+root && { send3; bytes none; }
 $TC qdisc del dev "$DEV" root
 $IP link del "$DEV"
 EOF
@@ -182,7 +184,7 @@ IFS='|'
 # shellcheck disable=SC2086
 set -- ${leaves#|}
 unset IFS
-out=$(in_a sh /tmp/htbx-mqleaf.$$.sh "$TC" "$IP" "$DEV" "$@" 2>&1)
+out=$(in_a sh /tmp/htbx-mqleaf.$$.sh "$TC" "$IP" "$DEV" "$HTBX_TRAFFIC" "$@" 2>&1)
 judge "root" "$out"
 USERNS=$HTBX_TOP/tools/bin/htbx-userns
 if [ ! -x "$USERNS" ]; then
@@ -191,7 +193,7 @@ elif ! err=$("$USERNS" true 2>&1); then
 	skip "user: every leaf check as uid 65534 in a user+net namespace" \
 		"this kernel gives no user namespace to uid 65534: $err"
 else
-	out=$("$USERNS" sh /tmp/htbx-mqleaf.$$.sh "$TC" "$IP" "$DEV" "$@" 2>&1)
+	out=$("$USERNS" sh /tmp/htbx-mqleaf.$$.sh "$TC" "$IP" "$DEV" "$HTBX_TRAFFIC" "$@" 2>&1)
 	judge "user" "$out"
 fi
 rm -f /tmp/htbx-mqleaf.$$.sh
