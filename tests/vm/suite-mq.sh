@@ -591,13 +591,19 @@ queue_count
 # ---- guarantees and prio across queues (4 queues) ----
 
 mkdev 4
-# tree A-OPTS B-OPTS: 1:1 40mbit, 1:10 (dport 5001) and 1:20 (5002).
+# tree A-OPTS B-OPTS [P-OPTS]: 1:1 40mbit, 1:10 (dport 5001) and 1:20
+# (5002) under it, or under 1:2 (P-OPTS) under it.
 # shellcheck disable=SC2086
 tree() {
+	_par=1:1
 	tc_a qdisc replace dev "$DEV" root handle 1: htbx default 0 mq &&
 	tc_a class add dev "$DEV" parent 1: classid 1:1 htbx $TOP &&
-	tc_a class add dev "$DEV" parent 1:1 classid 1:10 htbx $1 burst 15k cburst 15k &&
-	tc_a class add dev "$DEV" parent 1:1 classid 1:20 htbx $2 burst 15k cburst 15k &&
+	if [ -n "${3:-}" ]; then
+		_par=1:2
+		tc_a class add dev "$DEV" parent 1:1 classid 1:2 htbx $3 burst 15k cburst 15k
+	fi &&
+	tc_a class add dev "$DEV" parent $_par classid 1:10 htbx $1 burst 15k cburst 15k &&
+	tc_a class add dev "$DEV" parent $_par classid 1:20 htbx $2 burst 15k cburst 15k &&
 	tc_a filter add dev "$DEV" parent 1: protocol ip prio 1 u32 \
 		match ip dport 5001 0xffff flowid 1:10 &&
 	tc_a filter add dev "$DEV" parent 1: protocol ip prio 1 u32 \
@@ -733,29 +739,19 @@ fi
 # must get its ceiling, 40 within the ceiling's bounds, as on one queue.
 # NAME leaf: 1:10 rate 5 ceil 40 under 1:1, fed on every queue: nodes
 # that wait for a node that left keep the leaf at its rate. NAME feed:
-# 1:2 rate 10 ceil 40 under 1:1, and below it 1:21 (dport 5001, queues
-# 0-2) and 1:22 (5002, queue 3), rate 1 ceil 40 each: when 1:22 has
-# left, 1:21 must get 40 through 1:2, not 1:2's 10. The harness's cases
+# 1:2 rate 10 ceil 40 under 1:1, and below it 1:10 (dport 5001, queues
+# 0-2) and 1:20 (5002, queue 3), rate 1 ceil 40 each: when 1:20 has
+# left, 1:10 must get 40 through 1:2, not 1:2's 10. The harness's cases
 # (tests/unit "mq a queue that sent less than its share leaves",
 # design/multiqueue.md) on the kernel, with pktgen's queues.
 laggard() {
 	tc_a qdisc del dev "$DEV" root
 	if [ "$1" = leaf ]; then
 		tree "rate 5mbit ceil 40mbit" "rate 5mbit ceil 40mbit"
-		_lc=1:10 _p=5001
+		_p=5001
 	else
-		tc_a qdisc add dev "$DEV" root handle 1: htbx default 0 mq &&
-		tc_a class add dev "$DEV" parent 1: classid 1:1 htbx $TOP &&
-		tc_a class add dev "$DEV" parent 1:1 classid 1:2 htbx rate 10mbit ceil 40mbit burst 15k cburst 15k &&
-		tc_a class add dev "$DEV" parent 1:2 classid 1:21 htbx rate 1mbit ceil 40mbit burst 15k cburst 15k &&
-		tc_a class add dev "$DEV" parent 1:2 classid 1:22 htbx rate 1mbit ceil 40mbit burst 15k cburst 15k &&
-		tc_a filter add dev "$DEV" parent 1: protocol ip prio 1 u32 \
-			match ip dport 5001 0xffff flowid 1:21 &&
-		tc_a filter add dev "$DEV" parent 1: protocol ip prio 1 u32 \
-			match ip dport 5002 0xffff flowid 1:22 &&
-		tc_a qdisc add dev "$DEV" parent 1:21 handle 21: pfifo limit $LIMIT &&
-		tc_a qdisc add dev "$DEV" parent 1:22 handle 22: pfifo limit $LIMIT
-		_lc=1:21 _p=5002
+		tree "rate 1mbit ceil 40mbit" "rate 1mbit ceil 40mbit" "rate 10mbit ceil 40mbit"
+		_p=5002
 	fi || { fail "laggard ($1): tree"; return; }
 	pgsetup 5001 5001
 	# queue 3: 4 mbit (pgsetup's packet size) for a second, to port $_p
@@ -768,11 +764,11 @@ laggard() {
 	if wait_until 10 pg3_done; then
 		rates 3
 		pgstop
-		near "laggard ($1): after queue 3 left, $_lc on queues 0-2 gets the ceiling" \
-			"$(rate_get "$R" "$_lc")" 40 "$CEIL_LO" "$CEIL_HI" ceil
+		near "laggard ($1): after queue 3 left, 1:10 on queues 0-2 gets the ceiling" \
+			"$(rate_get "$R" 1:10)" 40 "$CEIL_LO" "$CEIL_HI" ceil
 	else
 		pgstop
-		skip "laggard ($1): after queue 3 left, $_lc on queues 0-2 gets the ceiling" \
+		skip "laggard ($1): after queue 3 left, 1:10 on queues 0-2 gets the ceiling" \
 			"queue 3 had not sent its second's $_pps packets after 10 s (the guest's pktgen thread served its flood first)"
 	fi
 	drained_counts "laggard ($1)"
