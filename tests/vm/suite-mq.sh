@@ -745,6 +745,11 @@ fi
 # (tests/unit "mq a queue that sent less than its share leaves",
 # design/multiqueue.md) on the kernel, with pktgen's queues.
 laggard() {
+	if grep -qs '^CONFIG_KCSAN=y' "${HTBX_KCONFIG:-}"; then
+		skip "laggard ($1): after queue 3 left, 1:10 on queues 0-2 gets the ceiling" \
+			"KCSAN's guest neither lets queue 3 send its second beside the flood (one pktgen thread serves both) nor carries the rate"
+		return
+	fi
 	tc_a qdisc del dev "$DEV" root
 	if [ "$1" = leaf ]; then
 		tree "rate 5mbit ceil 40mbit" "rate 5mbit ceil 40mbit"
