@@ -302,11 +302,14 @@ rates() {
 	echo "# the guest ran ${ACCT:-?} % of the window (its CPU time accounted)"
 	STALLED=$(printf '%s\n' "$R" | awk -v m="$ACCT_MIN" '$1 == "cpu" && !($3 >= m) { print 1 }')
 	STALL="the host stalled the guest: it ran ${ACCT:-?} % of the window, less than $ACCT_MIN %"
-	if grep -qs '^CONFIG_KCSAN=y' "${HTBX_KCONFIG:-}"; then
+	if kcsan_kernel; then
 		STALLED=1
 		STALL="KCSAN watches every memory access: this guest does not carry the tree's rates"
 	fi
 }
+
+# kcsan_kernel: the guest runs a kernel built with KCSAN.
+kcsan_kernel() { grep -qs '^CONFIG_KCSAN=y' "${HTBX_KCONFIG:-}"; }
 
 # judged DESC: true when the last window's rates can be judged; else a
 # counted SKIP of DESC that says why.
@@ -556,11 +559,9 @@ queue_count() {
 		rates 3
 		wait $_chg
 		pgstop
-		# The ceiling's bounds, as on a fixed count. (A run of 6.12 had
-		# passed 28.617: the queues left had run ahead of the class's
-		# virtual time and waited for each other, design/multiqueue.md,
-		# "Queues of one class"; with leads measured from the middle of
-		# the active nodes, 39.999 to 40.002 under --icount.)
+		# The ceiling's bounds, as on a fixed count: the queues left
+		# after a change must not wait for those that went
+		# (design/multiqueue.md, "Queues of one class").
 		near "queue count: 1:1 ceil 40mbit while the device's queues come and go" \
 			"$(rate_get "$R" 1:1)" 40 "$CEIL_LO" "$CEIL_HI" ceil
 		drained_counts "queue count"
@@ -745,8 +746,9 @@ fi
 # (tests/unit "mq a queue that sent less than its share leaves",
 # design/multiqueue.md) on the kernel, with pktgen's queues.
 laggard() {
-	if grep -qs '^CONFIG_KCSAN=y' "${HTBX_KCONFIG:-}"; then
-		skip "laggard ($1): after queue 3 left, 1:10 on queues 0-2 gets the ceiling" \
+	_what="laggard ($1): after queue 3 left, 1:10 on queues 0-2 gets the ceiling"
+	if kcsan_kernel; then
+		skip "$_what" \
 			"KCSAN's guest neither lets queue 3 send its second beside the flood (one pktgen thread serves both) nor carries the rate"
 		return
 	fi
@@ -769,11 +771,10 @@ laggard() {
 	if wait_until 10 pg3_done; then
 		rates 3
 		pgstop
-		near "laggard ($1): after queue 3 left, 1:10 on queues 0-2 gets the ceiling" \
-			"$(rate_get "$R" 1:10)" 40 "$CEIL_LO" "$CEIL_HI" ceil
+		near "$_what" "$(rate_get "$R" 1:10)" 40 "$CEIL_LO" "$CEIL_HI" ceil
 	else
 		pgstop
-		skip "laggard ($1): after queue 3 left, 1:10 on queues 0-2 gets the ceiling" \
+		skip "$_what" \
 			"queue 3 had not sent its second's $_pps packets after 10 s (the guest's pktgen thread served its flood first)"
 	fi
 	drained_counts "laggard ($1)"
