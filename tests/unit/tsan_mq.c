@@ -419,7 +419,7 @@ static const char *counts(bool zero)
 		for (w = 0, i = 0; i < nq; i++)
 			if (qs[i].t[k].cl.pub_active)
 				w += qs[i].t[k].cl.rate_vtime;
-		if (w != atomic64_read(&b[k].rate_vtime_sum) || (zero && w)) {
+		if (w != atomic64_read(&b[k].rate_vtime_sum)) {
 			snprintf(why, sizeof(why), "class %d: rate_vtime_sum %lld, nodes %lld (%d active)",
 				 k, (long long)atomic64_read(&b[k].rate_vtime_sum),
 				 (long long)w, n);
