@@ -206,6 +206,10 @@ bad "new child qdisc with a class attribute" 'rate is a class option' $N $R
 bad "new child qdisc with unknown attribute 42" 'unknown htbx attribute \(known: 2\.\.20\)' $N u32:42=0
 bad "root replace with a truncated direct_qlen" 'invalid direct_qlen: attribute length' \
 	qdisc replace dev $DEV root handle 1: raw:DIRECT_QLEN=0102
+# htb refuses a qdisc without TCA_OPTIONS; a netlink library that knows
+# no htbx (pyroute2) sends none, and an accepted qdisc would then lose its
+# default class without a word.
+bad "new child qdisc without TCA_OPTIONS (as htb)" 'no htbx qdisc options' --no-options $N
 
 # --- estimator, graft, filters -------------------------------------------------
 bad "new class with an invalid rate estimator (interval 7)" 'estimator' $A $R ^raw:5=0702
