@@ -1599,22 +1599,29 @@ static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 	q->queue.root = sch;
 	INIT_DELAYED_WORK(&q->leaf_sync, htbx_leaf_sync_work);
 
+	/*
+	 * As htb: a program that knows no htbx (a netlink library given an
+	 * unknown kind) sends no options, and a qdisc made anyway would drop
+	 * its default class without a word. tc always sends them.
+	 */
+	if (!opt) {
+		NL_SET_ERR_MSG_MOD(extack, "no htbx qdisc options: send TCA_OPTIONS, empty for the defaults");
+		return -EINVAL;
+	}
+	err = htbx_parse(opt, tb, htbx_qdisc_policy, extack);
+	if (err < 0)
+		return err;
+
 	err = qdisc_class_hash_init(&q->clhash);
 	if (err < 0)
 		return err;
 	err = tcf_block_get(&q->block, &q->filter_list, sch, extack);
 	if (err)
 		return err;
-
-	if (opt) {
-		err = htbx_parse(opt, tb, htbx_qdisc_policy, extack);
-		if (err < 0)
+	if (tb[TCA_HTBX_MQ]) {
+		err = htbx_mq_init(sch, extack);
+		if (err)
 			return err;
-		if (tb[TCA_HTBX_MQ]) {
-			err = htbx_mq_init(sch, extack);
-			if (err)
-				return err;
-		}
 	}
 
 	q->r2q = HTBX_DEFAULT_R2Q;
