@@ -32,6 +32,29 @@ struct htbx_params {
 	u8	linklayer;
 };
 
+/*
+ * What htbx takes as htb takes it and then adjusts (htbx_opts.h): the
+ * request succeeds, and an extack warning (a message on success) says
+ * what was adjusted.
+ */
+#define HTBX_ADJ(ADJ, tag, text)	HTBX_ADJ_##ADJ,
+enum htbx_adj {
+#include "htbx_opts.h"
+	HTBX_ADJ_NUM
+};
+#undef HTBX_ADJ
+
+/* What a warning names: the values as given and as used. */
+struct htbx_adj_info {
+	u32	classid;
+	u32	prio;		/* as given */
+	u64	rate, ceil;	/* as used, bytes/s */
+	u32	quantum;	/* as used */
+	u64	rate_quantum;	/* rate / r2q */
+	u32	defcls;
+	u32	r2q;		/* as given */
+};
+
 struct htbx_queue;
 
 /*
@@ -224,5 +247,39 @@ void htbx_purge_node(struct htbx_sched *q, struct htbx_class *cl,
 		     unsigned int i);
 struct Qdisc *htbx_new_leaf(struct Qdisc *sch, unsigned int i, u32 classid,
 			    struct netlink_ext_ack *extack);
+
+/*
+ * The glue's side of the interface with a front, the netlink interface of
+ * a qdisc kind (htbx's own is in sch_htbx_main.c). A front parses a
+ * request into the calls below and dumps what the qdisc and its classes
+ * hold in its own attributes; everything else is the glue's, and so are
+ * the ops tables at the bottom of sch_htbx_main.c. Under RTNL.
+ *
+ *   htbx_setup_early(sch)		a front's init, first
+ *   htbx_setup(sch, mq, extack)	then, the request validated
+ *   htbx_qdisc_set(sch, defcls, r2q, direct_qlen, extack)
+ *					the qdisc's options (NULL: kept)
+ *   htbx_class_set(sch, classid, parentid, arg, params, adj, w,
+ *		    rate_est, extack)	a class made (*arg NULL) or changed
+ *   htbx_report(extack, adj, w)	the warning about adjustments
+ *   htbx_dump_class_ids(cl, tcm)	a class dump's header
+ *   htbx_class_stats(sch, cl, d, xs)	a class's statistics but its xstats,
+ *					which the front puts in its form
+ */
+void htbx_setup_early(struct Qdisc *sch);
+int htbx_setup(struct Qdisc *sch, bool mq, struct netlink_ext_ack *extack);
+void htbx_qdisc_set(struct Qdisc *sch, const u32 *defcls, const u32 *r2q,
+		    const u32 *direct_qlen, struct netlink_ext_ack *extack);
+int htbx_class_set(struct Qdisc *sch, u32 classid, u32 parentid,
+		   unsigned long *arg, const struct htbx_params *params,
+		   unsigned long adj, struct htbx_adj_info *w,
+		   struct nlattr *rate_est, struct netlink_ext_ack *extack);
+void htbx_report(struct netlink_ext_ack *extack, unsigned long adj,
+		 const struct htbx_adj_info *w);
+void htbx_dump_class_ids(const struct htbx_class *cl, struct tcmsg *tcm);
+struct tc_htbx_xstats;
+struct gnet_dump;
+int htbx_class_stats(struct Qdisc *sch, struct htbx_class *cl,
+		     struct gnet_dump *d, struct tc_htbx_xstats *xs);
 
 #endif /* _SCH_HTBX_H */

@@ -566,29 +566,6 @@ void htbx_purge_node(struct htbx_sched *q, struct htbx_class *cl,
 
 /* ---- class configuration ---- */
 
-/*
- * What htbx takes as htb takes it and then adjusts (htbx_opts.h): the
- * request succeeds, and an extack warning (a message on success) says
- * what was adjusted.
- */
-#define HTBX_ADJ(ADJ, tag, text)	HTBX_ADJ_##ADJ,
-enum htbx_adj {
-#include "htbx_opts.h"
-	HTBX_ADJ_NUM
-};
-#undef HTBX_ADJ
-
-/* What a warning names: the values as given and as used. */
-struct htbx_adj_info {
-	u32	classid;
-	u32	prio;		/* as given */
-	u64	rate, ceil;	/* as used, bytes/s */
-	u32	quantum;	/* as used */
-	u64	rate_quantum;	/* rate / r2q */
-	u32	defcls;
-	u32	r2q;		/* as given */
-};
-
 /* Short forms, for a request that needed several adjustments. */
 #define HTBX_ADJ(ADJ, tag, text)					\
 	[HTBX_ADJ_##ADJ] = tag,
@@ -664,8 +641,8 @@ static bool htbx_adj_values(struct netlink_ext_ack *extack, int bit,
  * can format one (6.3+); several get their short forms, and before 6.3 the
  * first one's message (an extack can only point at a constant there).
  */
-static void htbx_report(struct netlink_ext_ack *extack, unsigned long adj,
-			const struct htbx_adj_info *w)
+void htbx_report(struct netlink_ext_ack *extack, unsigned long adj,
+		 const struct htbx_adj_info *w)
 {
 	/* NETLINK_MAX_FMTMSG_LEN (80) less the "sch_htbx: " prefix */
 	char buf[69];
@@ -938,23 +915,22 @@ static void htbx_class_apply(struct Qdisc *sch, struct htbx_class *cl,
 }
 
 /*
- * Change: absent attributes keep their value (tc sends them all, see the
- * UAPI header). A class with children keeps its prio and quantum, as htb
- * does (it sets them for leaves only): they apply when it is a leaf again.
+ * Change: @given is the class's parameters with the request's applied. A
+ * class with children keeps its prio and quantum, as htb does (it sets
+ * them for leaves only): they apply when it is a leaf again.
  */
 static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
-			     struct nlattr **tb, struct nlattr *rate_est,
+			     const struct htbx_params *given,
+			     unsigned long adj, struct htbx_adj_info *w,
+			     struct nlattr *rate_est,
 			     struct netlink_ext_ack *extack)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	struct htbx_params params = cl->params;
-	struct htbx_adj_info w = {};
-	unsigned long adj = 0;
+	struct htbx_params params = *given;
 	struct htbx_cfg cfg;
 	int err;
 
-	/* parse -> derive: nothing is changed before both succeeded */
-	htbx_params_apply(&params, tb, &adj, &w);
+	/* derive: nothing is changed before it and the estimator succeeded */
 	if (!htbx_is_leaf(cl)) {
 		adj &= ~BIT(HTBX_ADJ_PRIO);
 		if (params.prio != cl->params.prio ||
@@ -982,8 +958,8 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
 
 	cl->params = params;
 	htbx_class_apply(sch, cl, &cfg);
-	htbx_adj_info_cfg(&w, cl->common.classid, &cfg, q->r2q);
-	htbx_report(extack, adj, &w);
+	htbx_adj_info_cfg(w, cl->common.classid, &cfg, q->r2q);
+	htbx_report(extack, adj, w);
 	return 0;
 }
 
@@ -993,15 +969,14 @@ static int htbx_class_change(struct Qdisc *sch, struct htbx_class *cl,
  * class to the data path.
  */
 static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
-			     struct nlattr **tb, struct nlattr *rate_est,
-			     unsigned long *arg, struct netlink_ext_ack *extack)
+			     const struct htbx_params *params,
+			     unsigned long adj, struct htbx_adj_info *w,
+			     struct nlattr *rate_est, unsigned long *arg,
+			     struct netlink_ext_ack *extack)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
 	struct Qdisc **leaves, **old_leaves = NULL;
 	struct htbx_class *cl, *parent;
-	struct htbx_adj_info w = {};
-	struct htbx_params params;
-	unsigned long adj = 0;
 	struct htbx_queue *t;
 	struct htbx_node *p;
 	struct htbx_cfg cfg;
@@ -1012,9 +987,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	err = htbx_class_place(sch, classid, parentid, &parent, extack);
 	if (err)
 		return err;
-	memset(&params, 0, sizeof(params));
-	htbx_params_apply(&params, tb, &adj, &w);
-	htbx_derive(&params, q->r2q, &cfg, &adj);
+	htbx_derive(params, q->r2q, &cfg, &adj);
 
 	/* allocate */
 	/* what a user makes is charged to the user's memory cgroup */
@@ -1037,7 +1010,7 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 	}
 	cl->common.classid = classid;
 	cl->parent = parent;
-	cl->params = params;
+	cl->params = *params;
 	if (parent && htbx_is_leaf(parent)) {
 		old_leaves = kcalloc(htbx_nq(q), sizeof(*old_leaves),
 				     GFP_KERNEL_ACCOUNT);
@@ -1120,8 +1093,8 @@ static int htbx_class_create(struct Qdisc *sch, u32 classid, u32 parentid,
 		parent->leaf_opt = NULL;
 	}
 	*arg = (unsigned long)cl;
-	htbx_adj_info_cfg(&w, classid, &cfg, q->r2q);
-	htbx_report(extack, adj, &w);
+	htbx_adj_info_cfg(w, classid, &cfg, q->r2q);
+	htbx_report(extack, adj, w);
 	return 0;
 
 err_est:
@@ -1139,21 +1112,61 @@ err_free:
 	return err;
 }
 
+/**
+ * htbx_class_set - make class @classid, or change class *@arg
+ * @sch: the qdisc
+ * @classid: the class to make (unused for a change)
+ * @parentid: its parent (unused for a change)
+ * @arg: the class to change, or NULL; the class made
+ * @params: the class's parameters, the request's applied (0: derive)
+ * @adj: the adjustments made to the request (HTBX_ADJ_* bits)
+ * @w: the values their warnings name
+ * @rate_est: TCA_RATE of the request, or NULL
+ * @extack: for an error, or the warning about @adj
+ *
+ * What a front calls once it has parsed a class request.
+ *
+ * Return: 0, or a negative errno with @extack set and nothing changed.
+ */
+int htbx_class_set(struct Qdisc *sch, u32 classid, u32 parentid,
+		   unsigned long *arg, const struct htbx_params *params,
+		   unsigned long adj, struct htbx_adj_info *w,
+		   struct nlattr *rate_est, struct netlink_ext_ack *extack)
+{
+	struct htbx_class *cl = (struct htbx_class *)*arg;
+
+	if (cl)
+		return htbx_class_change(sch, cl, params, adj, w, rate_est,
+					 extack);
+	return htbx_class_create(sch, classid, parentid, params, adj, w,
+				 rate_est, arg, extack);
+}
+
+/*
+ * htbx's class request: absent attributes keep their value (tc sends them
+ * all, see the UAPI header).
+ */
 static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 			     struct nlattr **tca, unsigned long *arg,
 			     struct netlink_ext_ack *extack)
 {
 	struct htbx_class *cl = (struct htbx_class *)*arg;
 	struct nlattr *tb[TCA_HTBX_MAX + 1];
+	struct htbx_adj_info w = {};
+	struct htbx_params params;
+	unsigned long adj = 0;
 	int err;
 
 	err = htbx_class_opts(tca[TCA_OPTIONS], tb, !cl, extack);
 	if (err)
 		return err;
 	if (cl)
-		return htbx_class_change(sch, cl, tb, tca[TCA_RATE], extack);
-	return htbx_class_create(sch, classid, parentid, tb, tca[TCA_RATE],
-				 arg, extack);
+		params = cl->params;
+	else
+		memset(&params, 0, sizeof(params));
+	htbx_params_apply(&params, tb, &adj, &w);
+	return htbx_class_set(sch, classid, parentid, arg, &params, adj, &w,
+			      tca[TCA_RATE], extack);
 }
 
 static int htbx_delete(struct Qdisc *sch, unsigned long arg,
@@ -1357,6 +1370,19 @@ static void htbx_unbind_filter(struct Qdisc *sch, unsigned long arg)
 
 /* ---- dumps ---- */
 
+/**
+ * htbx_dump_class_ids - what a class dump's header says of class @cl
+ * @cl: the class
+ * @tcm: the header
+ */
+void htbx_dump_class_ids(const struct htbx_class *cl, struct tcmsg *tcm)
+{
+	tcm->tcm_parent = cl->parent ? cl->parent->common.classid : TC_H_ROOT;
+	tcm->tcm_handle = cl->common.classid;
+	if (cl->node.leaf)
+		tcm->tcm_info = cl->node.leaf->handle;
+}
+
 static int htbx_dump_class(struct Qdisc *sch, unsigned long arg,
 			   struct sk_buff *skb, struct tcmsg *tcm)
 {
@@ -1365,11 +1391,7 @@ static int htbx_dump_class(struct Qdisc *sch, unsigned long arg,
 	struct nlattr *nest;
 
 	/* RTNL is held: the configuration cannot change under us. */
-	tcm->tcm_parent = cl->parent ? cl->parent->common.classid : TC_H_ROOT;
-	tcm->tcm_handle = cl->common.classid;
-	if (cl->node.leaf)
-		tcm->tcm_info = cl->node.leaf->handle;
-
+	htbx_dump_class_ids(cl, tcm);
 	nest = nla_nest_start_noflag(skb, TCA_OPTIONS);
 	if (!nest)
 		goto nla_put_failure;
@@ -1392,7 +1414,13 @@ nla_put_failure:
 	return -1;
 }
 
-/*
+/**
+ * htbx_class_stats - a class's statistics, but for its xstats
+ * @sch: the qdisc
+ * @cl: the class
+ * @d: the dump, given its basic, rate estimator and queue statistics
+ * @xs: the class's xstats, for the front to put in its own form
+ *
  * Called under the root qdisc's lock before 5.16 and under none since.
  * The node's state and counters are read under the lock its data path
  * holds (htbx_dump_lock: the root's without mq, each queue's in mq mode),
@@ -1400,22 +1428,22 @@ nla_put_failure:
  * them half-written otherwise (KCSAN saw it: tclass_notify() of a change
  * against the class's dequeue). What the class sent is its u64_stats
  * count (its per-CPU count in mq mode), which its estimator reads too.
+ *
+ * Return: 0, or -1 where the dump has no room.
  */
-static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
-				 struct gnet_dump *d)
+int htbx_class_stats(struct Qdisc *sch, struct htbx_class *cl,
+		     struct gnet_dump *d, struct tc_htbx_xstats *xs)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	struct htbx_class *cl = (struct htbx_class *)arg;
 	struct gnet_stats_queue qs = {};
-	struct tc_htbx_xstats xs;
 	struct Qdisc *root;
 	__u32 qlen = 0;
 
-	memset(&xs, 0, sizeof(xs));
+	memset(xs, 0, sizeof(*xs));
 	if (!q->mq) {
 		root = qdisc_root_sleeping(sch);
 		htbx_dump_lock(root, 0);
-		htbx_node_xstats(&cl->node.core, &xs);
+		htbx_node_xstats(&cl->node.core, xs);
 		qs.drops = cl->node.drops;
 		qs.overlimits = cl->node.core.overlimits;
 		if (cl->node.leaf) {
@@ -1430,15 +1458,25 @@ static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 		goto rest;
 	}
 	/* configuration: RTNL, which this dump holds, keeps it */
-	xs.version = HTBX_VERSION;
-	xs.quantum = cl->node.core.cfg.quantum;
-	htbx_mq_class_stats(sch, cl, &qs, &xs, &qlen);
+	xs->version = HTBX_VERSION;
+	xs->quantum = cl->node.core.cfg.quantum;
+	htbx_mq_class_stats(sch, cl, &qs, xs, &qlen);
 	if (gnet_stats_copy_basic(d, cl->cpu_bstats, &cl->node.bstats,
 				  false) < 0)
 		return -1;
 rest:
 	if (gnet_stats_copy_rate_est(d, &cl->rate_est) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)
+		return -1;
+	return 0;
+}
+
+static int htbx_dump_class_stats(struct Qdisc *sch, unsigned long arg,
+				 struct gnet_dump *d)
+{
+	struct tc_htbx_xstats xs;
+
+	if (htbx_class_stats(sch, (struct htbx_class *)arg, d, &xs) < 0)
 		return -1;
 	return gnet_stats_copy_app(d, &xs, sizeof(xs));
 }
@@ -1499,17 +1537,77 @@ static void htbx_walk(struct Qdisc *sch, struct qdisc_walker *arg)
 
 /* ---- qdisc setup ---- */
 
-static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
-		       struct netlink_ext_ack *extack)
+/**
+ * htbx_qdisc_set - the qdisc's options, as a request gave them
+ * @sch: the qdisc
+ * @defcls: the default class (TCA_HTBX_DEFCLS), or NULL to keep it
+ * @r2q: the rate to quantum divisor, or NULL to keep it
+ * @direct_qlen: the direct queue's limit, or NULL to keep it
+ * @extack: for the warning about what was adjusted, as htb adjusts it
+ *
+ * What a front calls once it has parsed a qdisc request: a default above
+ * 0xffff is kept (its low 16 bits name the class), an r2q of 0 or of 2^31
+ * and more counts as 1, and the derived quanta follow a new r2q.
+ */
+void htbx_qdisc_set(struct Qdisc *sch, const u32 *defcls, const u32 *r2q,
+		    const u32 *direct_qlen, struct netlink_ext_ack *extack)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	struct nlattr *tb[TCA_HTBX_MAX + 1];
-	u32 r2q = q->r2q, defcls = q->defcls, direct_qlen = q->direct_qlen;
 	struct htbx_adj_info w = {};
 	unsigned long adj = 0, ignored = 0;
 	struct htbx_class *cl;
 	struct htbx_cfg cfg;
 	unsigned int i;
+	u32 new_r2q = q->r2q;
+
+	if (defcls) {
+		/* any u32, as htb: the default class is TC_H_MIN() of it */
+		w.defcls = *defcls;
+		if (*defcls > 0xffff)
+			adj |= BIT(HTBX_ADJ_DEFCLS);
+		q->defcls = *defcls;
+	}
+	if (r2q) {
+		/* htb keeps r2q in an int: 0 and 2^31 and above count as 1 */
+		new_r2q = *r2q;
+		if ((s32)new_r2q < 1) {
+			w.r2q = new_r2q;
+			new_r2q = 1;
+			adj |= BIT(HTBX_ADJ_R2Q);
+		}
+	}
+
+	/* read by the data path of every queue */
+	WRITE_ONCE(q->defcl, htbx_find(htbx_defcls_id(sch), sch));
+	if (direct_qlen)
+		WRITE_ONCE(q->direct_qlen, *direct_qlen);
+	if (new_r2q != q->r2q) {
+		/* Derived quanta of leaves follow the new r2q. */
+		q->r2q = new_r2q;
+		for (i = 0; i < q->clhash.hashsize; i++) {
+			hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
+				if (cl->params.quantum || !htbx_is_leaf(cl))
+					continue;
+				htbx_derive(&cl->params, new_r2q, &cfg, &ignored);
+				htbx_class_apply(sch, cl, &cfg);
+			}
+		}
+	}
+	htbx_report(extack, adj, &w);
+}
+
+/* A value of @tb, or NULL where it is absent. */
+static const u32 *htbx_u32_or_null(struct nlattr **tb, int type)
+{
+	return tb[type] ? nla_data(tb[type]) : NULL;
+}
+
+/* htbx's qdisc request: absent options keep their value. */
+static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
+		       struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_HTBX_MAX + 1];
 	int err;
 
 	if (!opt)
@@ -1522,47 +1620,14 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 				    "offload is not supported by htbx (use htb offload)");
 		return -EOPNOTSUPP;
 	}
-	if (tb[TCA_HTBX_DEFCLS]) {
-		/* any u32, as htb: the default class is TC_H_MIN() of it */
-		defcls = nla_get_u32(tb[TCA_HTBX_DEFCLS]);
-		w.defcls = defcls;
-		if (defcls > 0xffff)
-			adj |= BIT(HTBX_ADJ_DEFCLS);
-	}
-	if (tb[TCA_HTBX_R2Q]) {
-		/* htb keeps r2q in an int: 0 and 2^31 and above count as 1 */
-		r2q = nla_get_u32(tb[TCA_HTBX_R2Q]);
-		if ((s32)r2q < 1) {
-			w.r2q = r2q;
-			r2q = 1;
-			adj |= BIT(HTBX_ADJ_R2Q);
-		}
-	}
-	if (tb[TCA_HTBX_DIRECT_QLEN])
-		direct_qlen = nla_get_u32(tb[TCA_HTBX_DIRECT_QLEN]);
 	if (tb[TCA_HTBX_MQ] && !q->mq) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_HTBX_MQ],
 				    "mq is chosen when the qdisc is made (tc qdisc add or replace of another kind)");
 		return -EINVAL;
 	}
-
-	/* read by the data path of every queue */
-	q->defcls = defcls;
-	WRITE_ONCE(q->defcl, htbx_find(htbx_defcls_id(sch), sch));
-	WRITE_ONCE(q->direct_qlen, direct_qlen);
-	if (r2q != q->r2q) {
-		/* Derived quanta of leaves follow the new r2q. */
-		q->r2q = r2q;
-		for (i = 0; i < q->clhash.hashsize; i++) {
-			hlist_for_each_entry(cl, &q->clhash.hash[i], common.hnode) {
-				if (cl->params.quantum || !htbx_is_leaf(cl))
-					continue;
-				htbx_derive(&cl->params, r2q, &cfg, &ignored);
-				htbx_class_apply(sch, cl, &cfg);
-			}
-		}
-	}
-	htbx_report(extack, adj, &w);
+	htbx_qdisc_set(sch, htbx_u32_or_null(tb, TCA_HTBX_DEFCLS),
+		       htbx_u32_or_null(tb, TCA_HTBX_R2Q),
+		       htbx_u32_or_null(tb, TCA_HTBX_DIRECT_QLEN), extack);
 	return 0;
 }
 
@@ -1586,19 +1651,63 @@ void htbx_queue_init(struct htbx_queue *t, struct Qdisc *sch)
 	t->sch = sch;
 }
 
-static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
-		     struct netlink_ext_ack *extack)
+/**
+ * htbx_setup_early - the part of a qdisc's state its destroy undoes
+ * @sch: the qdisc
+ *
+ * A front's init calls it first: the qdisc's destroy runs after a failed
+ * init too.
+ */
+void htbx_setup_early(struct Qdisc *sch)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	struct nlattr *tb[TCA_HTBX_MAX + 1];
-	int err;
 
-	/* first: htbx_destroy runs after a failed init too */
 	xa_init_flags(&q->classes, XA_FLAGS_ACCOUNT);
 	htbx_queue_init(&q->queue, sch);
 	q->queue.root = sch;
 	INIT_DELAYED_WORK(&q->leaf_sync, htbx_leaf_sync_work);
+}
 
+/**
+ * htbx_setup - a qdisc without classes, with htb's defaults
+ * @sch: the qdisc, after htbx_setup_early()
+ * @mq: one scheduler per TX queue (mq mode)
+ * @extack: why it failed
+ *
+ * A front's init calls it once the request is validated, then
+ * htbx_qdisc_set() with the options given.
+ *
+ * Return: 0, or a negative errno with @extack set.
+ */
+int htbx_setup(struct Qdisc *sch, bool mq, struct netlink_ext_ack *extack)
+{
+	struct htbx_sched *q = qdisc_priv(sch);
+	int err;
+
+	err = qdisc_class_hash_init(&q->clhash);
+	if (err < 0)
+		return err;
+	err = tcf_block_get(&q->block, &q->filter_list, sch, extack);
+	if (err)
+		return err;
+	if (mq) {
+		err = htbx_mq_init(sch, extack);
+		if (err)
+			return err;
+	}
+	q->r2q = HTBX_DEFAULT_R2Q;
+	/* as htb: even a txqueuelen of 0 (then unclassified packets drop) */
+	q->direct_qlen = qdisc_dev(sch)->tx_queue_len;
+	return 0;
+}
+
+static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
+		     struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[TCA_HTBX_MAX + 1];
+	int err;
+
+	htbx_setup_early(sch);
 	/*
 	 * As htb: a program that knows no htbx (a netlink library given an
 	 * unknown kind) sends no options, and a qdisc made anyway would drop
@@ -1611,22 +1720,9 @@ static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 	err = htbx_parse(opt, tb, htbx_qdisc_policy, extack);
 	if (err < 0)
 		return err;
-
-	err = qdisc_class_hash_init(&q->clhash);
-	if (err < 0)
-		return err;
-	err = tcf_block_get(&q->block, &q->filter_list, sch, extack);
+	err = htbx_setup(sch, tb[TCA_HTBX_MQ], extack);
 	if (err)
 		return err;
-	if (tb[TCA_HTBX_MQ]) {
-		err = htbx_mq_init(sch, extack);
-		if (err)
-			return err;
-	}
-
-	q->r2q = HTBX_DEFAULT_R2Q;
-	/* as htb: even a txqueuelen of 0 (then unclassified packets drop) */
-	q->direct_qlen = qdisc_dev(sch)->tx_queue_len;
 	return htbx_change(sch, opt, extack);
 }
 
