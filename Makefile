@@ -79,7 +79,7 @@ LINE_TREES  = $(foreach r,$(LINE_KRELS),$(call cache_tree,$(r)))
 # scripts/dkms-install, tests/host/build.sh and deb.sh) read it: `make -s
 # print-module-srcs`, or file by file `make -s print-module-files`.
 MODULE_SRCS := Kbuild sch_htbx_main.c sch_htbx.h htbx_opts.h htbx_core.c htbx_core.h htbx_share.c htbx_share.h \
-	       htbx_mq.c htbx_mq.h \
+	       htbx_mq.c htbx_mq.h htbx_htb.c htbx_htb.h \
 	       psched_clock.h compat include
 MODULE_FILES = $(sort $(foreach f,$(MODULE_SRCS),$(if $(wildcard $(f)/.),$(shell find $(f) -type f),$(f))))
 

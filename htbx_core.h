@@ -19,6 +19,8 @@
  *   bucket	a class's rate and ceil tokens, shared by its nodes across
  *		queues in mq mode (htbx_bucket, htbx_share.h)
  *   leaf	a leaf class's qdisc; a copy: its twin on queues 1 .. N-1
+ *   front	the netlink interface of a kind: htbx's (sch_htbx_main.c),
+ *		sch_htb's (htbx_htb.c, kind htb in htb's place)
  * (htbx_pq_node and ring_node are links of the event queue and the rings.)
  */
 #ifndef _HTBX_CORE_H

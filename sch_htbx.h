@@ -30,6 +30,9 @@ struct htbx_params {
 	u32	mpu;
 	s32	overhead;
 	u8	linklayer;
+	/* htb's front: burst and cburst as given, in psched ticks */
+	u32	htb_buffer;
+	u32	htb_cbuffer;
 };
 
 /*
@@ -250,10 +253,11 @@ struct Qdisc *htbx_new_leaf(struct Qdisc *sch, unsigned int i, u32 classid,
 
 /*
  * The glue's side of the interface with a front, the netlink interface of
- * a qdisc kind (htbx's own is in sch_htbx_main.c). A front parses a
- * request into the calls below and dumps what the qdisc and its classes
- * hold in its own attributes; everything else is the glue's, and so are
- * the ops tables at the bottom of sch_htbx_main.c. Under RTNL.
+ * a qdisc kind: htbx's own (sch_htbx_main.c) and sch_htb's (htbx_htb.c,
+ * kind htb). A front parses a request into the calls below and dumps
+ * what the qdisc and its classes hold in its own attributes; everything
+ * else is the glue's, and so are the ops tables at the bottom of
+ * sch_htbx_main.c. Under RTNL.
  *
  *   htbx_setup_early(sch)		a front's init, first
  *   htbx_setup(sch, mq, extack)	then, the request validated

@@ -69,6 +69,7 @@
 
 #include "sch_htbx.h"
 #include "htbx_mq.h"
+#include "htbx_htb.h"
 
 /* The direct queue, as a classification result. */
 #define HTBX_DIRECT	((struct htbx_class *)-1L)
@@ -1823,13 +1824,133 @@ static struct Qdisc_ops htbx_qdisc_ops __read_mostly = {
 };
 MODULE_ALIAS_NET_SCH("htbx");
 
+/*
+ * Kind htb in sch_htb's place: the same scheduler, sch_htb's netlink
+ * interface (htbx_htb.c). No qdisc change, as sch_htb has none; no mq
+ * mode, which sch_htb's interface cannot ask for. No module alias: the
+ * kernel's sch_htb answers to the kind's name unless the operator says
+ * otherwise (the parameter below).
+ */
+static const struct Qdisc_class_ops htbx_htb_class_ops = {
+	.graft		=	htbx_graft,
+	.leaf		=	htbx_leaf,
+	.qlen_notify	=	htbx_qlen_notify,
+	.find		=	htbx_search,
+	.change		=	htbx_htb_change_class,
+	.delete		=	htbx_class_delete_op(htbx_delete),
+	.walk		=	htbx_walk,
+	.tcf_block	=	htbx_tcf_block,
+	.bind_tcf	=	htbx_bind_filter,
+	.unbind_tcf	=	htbx_unbind_filter,
+	.dump		=	htbx_htb_dump_class,
+	.dump_stats	=	htbx_htb_dump_class_stats,
+};
+
+static struct Qdisc_ops htbx_htb_qdisc_ops __read_mostly = {
+	.cl_ops		=	&htbx_htb_class_ops,
+	.id		=	"htb",
+	.priv_size	=	sizeof(struct htbx_sched),
+	.enqueue	=	htbx_enqueue,
+	.dequeue	=	htbx_dequeue,
+	.peek		=	qdisc_peek_dequeued,
+	.init		=	htbx_htb_init,
+	.reset		=	htbx_reset,
+	.destroy	=	htbx_destroy,
+	.attach		=	htbx_attach,
+	.dump		=	htbx_htb_dump,
+	.owner		=	THIS_MODULE,
+};
+
+/*
+ * Parameter "htb": serve kind htb as well (1) or not (0), at load or
+ * later through /sys/module/sch_htbx/parameters/htb. The kind is one
+ * module's at a time: where the kernel's sch_htb holds it (loaded, or
+ * built in), serving it is refused and nothing is registered. Turned
+ * off, the htb qdiscs made meanwhile stay as they are (the module stays
+ * loaded while they exist); new ones are sch_htb's again.
+ */
+static DEFINE_MUTEX(htbx_htb_mutex);
+static bool htbx_htb_on;	/* the parameter */
+static bool htbx_htb_registered;
+static bool htbx_loaded;	/* module init done: the parameter acts */
+
+/*
+ * -EBUSY where the kind is taken: modprobe takes -EEXIST from a module's
+ * init for "already loaded" and would report success.
+ */
+static int htbx_htb_register(void)
+{
+	int err = register_qdisc(&htbx_htb_qdisc_ops);
+
+	if (err == -EEXIST) {
+		pr_err("kind htb is the kernel's sch_htb's (loaded or built in): rmmod sch_htb first\n");
+		return -EBUSY;
+	}
+	if (err)
+		pr_err("kind htb not registered: %d\n", err);
+	return err;
+}
+
+static int htbx_htb_param_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int err;
+
+	err = kstrtobool(val, &on);
+	if (err)
+		return err;
+	mutex_lock(&htbx_htb_mutex);
+	if (htbx_loaded && on && !htbx_htb_registered)
+		err = htbx_htb_register();
+	else if (htbx_loaded && !on && htbx_htb_registered)
+		unregister_qdisc(&htbx_htb_qdisc_ops);
+	if (!err) {
+		htbx_htb_on = on;
+		if (htbx_loaded)
+			htbx_htb_registered = on;
+	}
+	mutex_unlock(&htbx_htb_mutex);
+	return err;
+}
+
+static const struct kernel_param_ops htbx_htb_param_ops = {
+	.set	= htbx_htb_param_set,
+	.get	= param_get_bool,
+};
+module_param_cb(htb, &htbx_htb_param_ops, &htbx_htb_on, 0644);
+MODULE_PARM_DESC(htb, "serve tc's kind htb too, with sch_htb's netlink interface (0/1)");
+
 static int __init htbx_module_init(void)
 {
-	return register_qdisc(&htbx_qdisc_ops);
+	int err;
+
+	err = register_qdisc(&htbx_qdisc_ops);
+	if (err)
+		return err;
+	mutex_lock(&htbx_htb_mutex);
+	if (htbx_htb_on) {
+		err = htbx_htb_register();
+		if (err) {
+			mutex_unlock(&htbx_htb_mutex);
+			unregister_qdisc(&htbx_qdisc_ops);
+			return err;
+		}
+		htbx_htb_registered = true;
+	}
+	htbx_loaded = true;
+	mutex_unlock(&htbx_htb_mutex);
+	return 0;
 }
 
 static void __exit htbx_module_exit(void)
 {
+	/* the parameter's file outlives this: from here on it acts no more */
+	mutex_lock(&htbx_htb_mutex);
+	htbx_loaded = false;
+	if (htbx_htb_registered)
+		unregister_qdisc(&htbx_htb_qdisc_ops);
+	htbx_htb_registered = false;
+	mutex_unlock(&htbx_htb_mutex);
 	unregister_qdisc(&htbx_qdisc_ops);
 }
 

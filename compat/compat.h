@@ -261,6 +261,15 @@ static int fn##_noextack(struct Qdisc *sch, unsigned long arg)		\
 #endif
 
 /*
+ * 5.13: TCA_HTB_OFFLOAD, the last of sch_htb's attributes. The htb front
+ * (htbx_htb.c) refuses it; an older kernel's tc has none to send, and a
+ * request that has it anyway is refused the same.
+ */
+#ifndef HTBX_COMPAT_HAVE_TCA_HTB_OFFLOAD
+#define TCA_HTB_OFFLOAD		(TCA_HTB_PAD + 1)
+#endif
+
+/*
  * modinfo sch_htbx's "compat" field: the kernel features this build had to
  * do without, space separated ("" when none), e.g. a 5.10 build's refused
  * class deletes carry no message.
