@@ -83,6 +83,15 @@ if [ -z "$miss" ] && ! grep -q 'q_htbx\|/man/' "$tmp/dkms.list"; then
 else
 	fail "sch-htbx-dkms contents" "missing:$miss" "$(cat "$tmp/dkms.list")"
 fi
+# htbx in htb's place: offered, not done (every line commented out)
+mp=/etc/modprobe.d/sch-htbx-dkms.conf
+dpkg-deb -x "$dkms_deb" "$tmp/mp"
+if grep -qx "$mp" "$tmp/dkms.list" && grep -q '^#options sch_htbx htb=1$' "$tmp/mp$mp" &&
+   ! grep -qv '^#' "$tmp/mp$mp"; then
+	ok "sch-htbx-dkms ships $mp, htbx in htb's place commented out"
+else
+	fail "sch-htbx-dkms ships $mp, every line commented" "$(cat "$tmp/mp$mp" 2>&1)"
+fi
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 if grep -qx "/usr/lib/$ma/tc/q_htbx.so" "$tmp/tc.list" &&
    grep -qx /usr/share/man/man8/tc-htbx.8.gz "$tmp/tc.list" &&
