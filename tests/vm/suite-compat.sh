@@ -740,19 +740,28 @@ check "ping: the classes on the path counted traffic ($sent classes with bytes)"
 check "ping: htb's run had htb classes, htbx's htbx classes" \
 	sh -c "grep -q '^class htb ' '$W/ping/htb/61.class.-s.txt' && grep -q '^class htbx ' '$W/ping/htbx/61.class.-s.txt'"
 
+# flood_both NAME TREE LEAF: for each kind, a new tree (TREE KIND), a
+# short pfifo under class LEAF (so that the flood drops: the socket's send
+# buffer would hold it back before pfifo's default 1000 packets), a 3 s
+# UDP flood at 24 mbit into the default class; the class counters into
+# $W/NAME-KIND.cls, `tc -s class show` into .txt, `tc -s qdisc show`
+# into .qdisc.
+flood_both() {
+	for K in htb htbx; do
+		if [ $K = htb ]; then NS_A=$PA_H NS_B=$PB_H; else NS_A=$PA_X NS_B=$PB_X; fi
+		tc_a qdisc del dev "$VETH_A" root
+		"$2" $K
+		tc_a qdisc add dev "$VETH_A" parent "$3" handle "${3#1:}": pfifo limit 10
+		measure -t 3 -w 1 -o "$W/$1-$K.json" 5001,rate=24mbit >/dev/null 2>&1
+		class_stats "$VETH_A" >"$W/$1-$K.cls"
+		tc_a -s class show dev "$VETH_A" >"$W/$1-$K.txt"
+		tc_a -s qdisc show dev "$VETH_A" >"$W/$1-$K.qdisc"
+		wait_until 20 tc_drained "$VETH_A"
+	done
+}
+
 # 2. a UDP flood at 3x the default class's ceil
-for K in htb htbx; do
-	if [ $K = htb ]; then NS_A=$PA_H NS_B=$PB_H; else NS_A=$PA_X NS_B=$PB_X; fi
-	tc_a qdisc del dev "$VETH_A" root
-	traffic_tree $K
-	# a short leaf queue, so that the flood drops (the socket's send
-	# buffer would hold it back before pfifo's default 1000 packets)
-	tc_a qdisc add dev "$VETH_A" parent 1:10 handle 10: pfifo limit 10
-	measure -t 3 -w 1 -o "$W/flood-$K.json" 5001,rate=24mbit >/dev/null 2>&1
-	class_stats "$VETH_A" >"$W/flood-$K.cls"
-	tc_a -s class show dev "$VETH_A" >"$W/flood-$K.txt"
-	wait_until 20 tc_drained "$VETH_A"
-done
+flood_both flood traffic_tree 1:10
 check "flood: htb's run had htb classes, htbx's htbx classes" \
 	sh -c "grep -q '^class htb ' '$W/flood-htb.txt' && grep -q '^class htbx ' '$W/flood-htbx.txt'"
 for c in 1:1 1:10; do
@@ -791,18 +800,13 @@ done
 # events only when no class below can send, so the parent stays at its
 # limit and counts a few; htbx runs every due event first and counts each
 # entry, about as many as the child. Pinned here as the difference it is.
-for K in htb htbx; do
-	if [ $K = htb ]; then NS_A=$PA_H NS_B=$PB_H; else NS_A=$PA_X NS_B=$PB_X; fi
-	tc_a qdisc del dev "$VETH_A" root
-	tc_a qdisc add dev "$VETH_A" root handle 1: "$K" default 11
-	tc_a class add dev "$VETH_A" parent 1: classid 1:1 "$K" rate 8mbit ceil 8mbit
-	tc_a class add dev "$VETH_A" parent 1:1 classid 1:11 "$K" rate 8mbit ceil 8mbit prio 0
-	tc_a qdisc add dev "$VETH_A" parent 1:11 handle 11: pfifo limit 10
-	measure -t 3 -w 1 -o "$W/sqm-$K.json" 5001,rate=24mbit >/dev/null 2>&1
-	class_stats "$VETH_A" >"$W/sqm-$K.cls"
-	tc_a -s qdisc show dev "$VETH_A" >"$W/sqm-$K.qdisc"
-	wait_until 20 tc_drained "$VETH_A"
-done
+# sqm_tree KIND: simplest.qos's tree, on VETH_A
+sqm_tree() {
+	tc_a qdisc add dev "$VETH_A" root handle 1: "$1" default 11
+	tc_a class add dev "$VETH_A" parent 1: classid 1:1 "$1" rate 8mbit ceil 8mbit
+	tc_a class add dev "$VETH_A" parent 1:1 classid 1:11 "$1" rate 8mbit ceil 8mbit prio 0
+}
+flood_both sqm sqm_tree 1:11
 oh=$(cls_get "$(cat "$W/sqm-htb.cls")" 1:1 overlimits)
 ox=$(cls_get "$(cat "$W/sqm-htbx.cls")" 1:1 overlimits)
 ch=$(cls_get "$(cat "$W/sqm-htb.cls")" 1:11 overlimits)
