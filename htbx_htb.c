@@ -207,9 +207,7 @@ int htbx_htb_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	struct nlattr *opt = tca[TCA_OPTIONS];
 	struct nlattr *tb[HTBX_HTB_MAX + 1];
 	const struct tc_htb_opt *hopt;
-	struct htbx_adj_info w = {};
 	struct htbx_params params;
-	unsigned long adj = 0;
 	int err;
 
 	if (!opt) {
@@ -236,31 +234,21 @@ int htbx_htb_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 			    tb[TCA_HTB_RATE64] ? nla_get_u64(tb[TCA_HTB_RATE64]) : 0);
 	params.ceil = max_t(u64, hopt->ceil.rate,
 			    tb[TCA_HTB_CEIL64] ? nla_get_u64(tb[TCA_HTB_CEIL64]) : 0);
-	if (params.rate > HTBX_MAX_RATE) {
-		params.rate = HTBX_MAX_RATE;
-		adj |= BIT(HTBX_ADJ_RATE);
-	}
-	if (params.ceil > HTBX_MAX_RATE) {
-		params.ceil = HTBX_MAX_RATE;
-		adj |= BIT(HTBX_ADJ_CEIL);
-	}
 	params.htb_buffer = hopt->buffer;
 	params.htb_cbuffer = hopt->cbuffer;
-	params.burst = htbx_htb_ticks_to_bytes(hopt->buffer, params.rate);
-	params.cburst = htbx_htb_ticks_to_bytes(hopt->cbuffer, params.ceil);
+	/* at the rates htbx holds the class to (htbx_class_set()) */
+	params.burst = htbx_htb_ticks_to_bytes(hopt->buffer,
+					       min_t(u64, params.rate, HTBX_MAX_RATE));
+	params.cburst = htbx_htb_ticks_to_bytes(hopt->cbuffer,
+						min_t(u64, params.ceil, HTBX_MAX_RATE));
 	params.quantum = hopt->quantum;
 	params.prio = hopt->prio;
-	w.prio = hopt->prio;
-	if (params.prio > HTBX_MAX_PRIO) {
-		params.prio = HTBX_MAX_PRIO;
-		adj |= BIT(HTBX_ADJ_PRIO);
-	}
 	params.mtu = HTBX_MAX_MTU;
 	params.mpu = hopt->rate.mpu;
 	params.overhead = hopt->rate.overhead;
 	params.linklayer = htbx_htb_linklayer(&hopt->rate);
 
-	return htbx_class_set(sch, classid, parentid, arg, &params, adj, &w,
+	return htbx_class_set(sch, classid, parentid, arg, &params,
 			      tca[TCA_RATE], extack);
 }
 

@@ -35,28 +35,6 @@ struct htbx_params {
 	u32	htb_cbuffer;
 };
 
-/*
- * What htbx takes as htb takes it and then adjusts (htbx_opts.h): the
- * request succeeds, and an extack warning (a message on success) says
- * what was adjusted.
- */
-#define HTBX_ADJ(ADJ, tag, text)	HTBX_ADJ_##ADJ,
-enum htbx_adj {
-#include "htbx_opts.h"
-	HTBX_ADJ_NUM
-};
-#undef HTBX_ADJ
-
-/* What a warning names: the values as given and as used. */
-struct htbx_adj_info {
-	u32	classid;
-	u32	prio;		/* as given */
-	u64	rate, ceil;	/* as used, bytes/s */
-	u32	quantum;	/* as used */
-	u64	rate_quantum;	/* rate / r2q */
-	u32	defcls;
-	u32	r2q;		/* as given */
-};
 
 struct htbx_queue;
 
@@ -263,9 +241,9 @@ struct Qdisc *htbx_new_leaf(struct Qdisc *sch, unsigned int i, u32 classid,
  *   htbx_setup(sch, mq, extack)	then, the request validated
  *   htbx_qdisc_set(sch, defcls, r2q, direct_qlen, extack)
  *					the qdisc's options (NULL: kept)
- *   htbx_class_set(sch, classid, parentid, arg, params, adj, w,
- *		    rate_est, extack)	a class made (*arg NULL) or changed
- *   htbx_report(extack, adj, w)	the warning about adjustments
+ *   htbx_class_set(sch, classid, parentid, arg, params, rate_est,
+ *		    extack)		a class made (*arg NULL) or changed;
+ *					values beyond htbx's range held to it
  *   htbx_dump_class_ids(cl, tcm)	a class dump's header
  *   htbx_class_stats(sch, cl, d, xs)	a class's statistics but its xstats,
  *					which the front puts in its form
@@ -276,10 +254,7 @@ void htbx_qdisc_set(struct Qdisc *sch, const u32 *defcls, const u32 *r2q,
 		    const u32 *direct_qlen, struct netlink_ext_ack *extack);
 int htbx_class_set(struct Qdisc *sch, u32 classid, u32 parentid,
 		   unsigned long *arg, const struct htbx_params *params,
-		   unsigned long adj, struct htbx_adj_info *w,
 		   struct nlattr *rate_est, struct netlink_ext_ack *extack);
-void htbx_report(struct netlink_ext_ack *extack, unsigned long adj,
-		 const struct htbx_adj_info *w);
 void htbx_dump_class_ids(const struct htbx_class *cl, struct tcmsg *tcm);
 struct tc_htbx_xstats;
 struct gnet_dump;

@@ -567,6 +567,29 @@ void htbx_purge_node(struct htbx_sched *q, struct htbx_class *cl,
 
 /* ---- class configuration ---- */
 
+/*
+ * What htbx takes as htb takes it and then adjusts (htbx_opts.h): the
+ * request succeeds, and an extack warning (a message on success) says
+ * what was adjusted.
+ */
+#define HTBX_ADJ(ADJ, tag, text)	HTBX_ADJ_##ADJ,
+enum htbx_adj {
+#include "htbx_opts.h"
+	HTBX_ADJ_NUM
+};
+#undef HTBX_ADJ
+
+/* What a warning names: the values as given and as used. */
+struct htbx_adj_info {
+	u32	classid;
+	u32	prio;		/* as given */
+	u64	rate, ceil;	/* as used, bytes/s */
+	u32	quantum;	/* as used */
+	u64	rate_quantum;	/* rate / r2q */
+	u32	defcls;
+	u32	r2q;		/* as given */
+};
+
 /* Short forms, for a request that needed several adjustments. */
 #define HTBX_ADJ(ADJ, tag, text)					\
 	[HTBX_ADJ_##ADJ] = tag,
@@ -642,8 +665,8 @@ static bool htbx_adj_values(struct netlink_ext_ack *extack, int bit,
  * can format one (6.3+); several get their short forms, and before 6.3 the
  * first one's message (an extack can only point at a constant there).
  */
-void htbx_report(struct netlink_ext_ack *extack, unsigned long adj,
-		 const struct htbx_adj_info *w)
+static void htbx_report(struct netlink_ext_ack *extack, unsigned long adj,
+			const struct htbx_adj_info *w)
 {
 	/* NETLINK_MAX_FMTMSG_LEN (80) less the "sch_htbx: " prefix */
 	char buf[69];
@@ -705,53 +728,58 @@ static void htbx_derive(const struct htbx_params *p, u32 r2q,
 }
 
 /*
- * Overwrite @p with the class attributes present in @tb (0 means auto),
- * adjusting what htb adjusts and what is beyond htbx's range.
+ * Overwrite @p with the class attributes present in @tb (0 means auto).
+ * What is beyond htbx's range htbx_class_set() adjusts, for every front.
  */
-static void htbx_params_apply(struct htbx_params *p, struct nlattr **tb,
-			      unsigned long *adj, struct htbx_adj_info *w)
+static void htbx_params_apply(struct htbx_params *p, struct nlattr **tb)
 {
-	if (tb[TCA_HTBX_RATE]) {
+	if (tb[TCA_HTBX_RATE])
 		p->rate = nla_get_u64(tb[TCA_HTBX_RATE]);
-		if (p->rate > HTBX_MAX_RATE) {
-			p->rate = HTBX_MAX_RATE;
-			*adj |= BIT(HTBX_ADJ_RATE);
-		}
-	}
-	if (tb[TCA_HTBX_CEIL]) {
+	if (tb[TCA_HTBX_CEIL])
 		p->ceil = nla_get_u64(tb[TCA_HTBX_CEIL]);
-		if (p->ceil > HTBX_MAX_RATE) {
-			p->ceil = HTBX_MAX_RATE;
-			*adj |= BIT(HTBX_ADJ_CEIL);
-		}
-	}
 	if (tb[TCA_HTBX_BURST])
 		p->burst = nla_get_u32(tb[TCA_HTBX_BURST]);
 	if (tb[TCA_HTBX_CBURST])
 		p->cburst = nla_get_u32(tb[TCA_HTBX_CBURST]);
-	if (tb[TCA_HTBX_PRIO]) {
+	if (tb[TCA_HTBX_PRIO])
 		p->prio = nla_get_u32(tb[TCA_HTBX_PRIO]);
-		w->prio = p->prio;
-		if (p->prio > HTBX_MAX_PRIO) {
-			p->prio = HTBX_MAX_PRIO;
-			*adj |= BIT(HTBX_ADJ_PRIO);
-		}
-	}
 	if (tb[TCA_HTBX_QUANTUM])
 		p->quantum = nla_get_u32(tb[TCA_HTBX_QUANTUM]);
-	if (tb[TCA_HTBX_MTU]) {
+	if (tb[TCA_HTBX_MTU])
 		p->mtu = nla_get_u32(tb[TCA_HTBX_MTU]);
-		if (p->mtu > HTBX_MAX_MTU) {
-			p->mtu = HTBX_MAX_MTU;
-			*adj |= BIT(HTBX_ADJ_MTU);
-		}
-	}
 	if (tb[TCA_HTBX_MPU])
 		p->mpu = nla_get_u32(tb[TCA_HTBX_MPU]);
 	if (tb[TCA_HTBX_OVERHEAD])
 		p->overhead = nla_get_s32(tb[TCA_HTBX_OVERHEAD]);
 	if (tb[TCA_HTBX_LINKLAYER])
 		p->linklayer = nla_get_u8(tb[TCA_HTBX_LINKLAYER]);
+}
+
+/*
+ * Hold @p to htbx's range, as htb adjusts (prio) or beyond what htbx
+ * shapes (rate, ceil, mtu): each adjustment a bit of @adj. A class's
+ * stored parameters are in range, so only a request's values move.
+ */
+static void htbx_params_clamp(struct htbx_params *p, unsigned long *adj,
+			      struct htbx_adj_info *w)
+{
+	if (p->rate > HTBX_MAX_RATE) {
+		p->rate = HTBX_MAX_RATE;
+		*adj |= BIT(HTBX_ADJ_RATE);
+	}
+	if (p->ceil > HTBX_MAX_RATE) {
+		p->ceil = HTBX_MAX_RATE;
+		*adj |= BIT(HTBX_ADJ_CEIL);
+	}
+	if (p->prio > HTBX_MAX_PRIO) {
+		w->prio = p->prio;
+		p->prio = HTBX_MAX_PRIO;
+		*adj |= BIT(HTBX_ADJ_PRIO);
+	}
+	if (p->mtu > HTBX_MAX_MTU) {
+		p->mtu = HTBX_MAX_MTU;
+		*adj |= BIT(HTBX_ADJ_MTU);
+	}
 }
 
 /* The values a warning about class @classid names. */
@@ -1119,27 +1147,29 @@ err_free:
  * @classid: the class to make (unused for a change)
  * @parentid: its parent (unused for a change)
  * @arg: the class to change, or NULL; the class made
- * @params: the class's parameters, the request's applied (0: derive)
- * @adj: the adjustments made to the request (HTBX_ADJ_* bits)
- * @w: the values their warnings name
+ * @given: the class's parameters, the request's applied (0: derive)
  * @rate_est: TCA_RATE of the request, or NULL
- * @extack: for an error, or the warning about @adj
+ * @extack: for an error, or the warning about what was adjusted
  *
- * What a front calls once it has parsed a class request.
+ * What a front calls once it has parsed a class request. Values beyond
+ * htbx's range are held to it here, with a warning (htbx_params_clamp()).
  *
  * Return: 0, or a negative errno with @extack set and nothing changed.
  */
 int htbx_class_set(struct Qdisc *sch, u32 classid, u32 parentid,
-		   unsigned long *arg, const struct htbx_params *params,
-		   unsigned long adj, struct htbx_adj_info *w,
+		   unsigned long *arg, const struct htbx_params *given,
 		   struct nlattr *rate_est, struct netlink_ext_ack *extack)
 {
 	struct htbx_class *cl = (struct htbx_class *)*arg;
+	struct htbx_params params = *given;
+	struct htbx_adj_info w = {};
+	unsigned long adj = 0;
 
+	htbx_params_clamp(&params, &adj, &w);
 	if (cl)
-		return htbx_class_change(sch, cl, params, adj, w, rate_est,
+		return htbx_class_change(sch, cl, &params, adj, &w, rate_est,
 					 extack);
-	return htbx_class_create(sch, classid, parentid, params, adj, w,
+	return htbx_class_create(sch, classid, parentid, &params, adj, &w,
 				 rate_est, arg, extack);
 }
 
@@ -1153,9 +1183,7 @@ static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 {
 	struct htbx_class *cl = (struct htbx_class *)*arg;
 	struct nlattr *tb[TCA_HTBX_MAX + 1];
-	struct htbx_adj_info w = {};
 	struct htbx_params params;
-	unsigned long adj = 0;
 	int err;
 
 	err = htbx_class_opts(tca[TCA_OPTIONS], tb, !cl, extack);
@@ -1165,8 +1193,8 @@ static int htbx_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		params = cl->params;
 	else
 		memset(&params, 0, sizeof(params));
-	htbx_params_apply(&params, tb, &adj, &w);
-	return htbx_class_set(sch, classid, parentid, arg, &params, adj, &w,
+	htbx_params_apply(&params, tb);
+	return htbx_class_set(sch, classid, parentid, arg, &params,
 			      tca[TCA_RATE], extack);
 }
 
