@@ -117,7 +117,6 @@ int htbx_htb_init(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct nlattr *tb[HTBX_HTB_MAX + 1];
 	const struct tc_htb_glob *gopt;
-	u32 defcls, r2q, direct_qlen;
 	int err;
 
 	htbx_setup_early(sch);
@@ -146,12 +145,8 @@ int htbx_htb_init(struct Qdisc *sch, struct nlattr *opt,
 	err = htbx_setup(sch, false, extack);
 	if (err)
 		return err;
-	defcls = gopt->defcls;
-	r2q = gopt->rate2quantum;
-	if (tb[TCA_HTB_DIRECT_QLEN])
-		direct_qlen = nla_get_u32(tb[TCA_HTB_DIRECT_QLEN]);
-	htbx_qdisc_set(sch, &defcls, &r2q,
-		       tb[TCA_HTB_DIRECT_QLEN] ? &direct_qlen : NULL, extack);
+	htbx_qdisc_set(sch, &gopt->defcls, &gopt->rate2quantum,
+		       htbx_nla_u32_or_null(tb[TCA_HTB_DIRECT_QLEN]), extack);
 	return 0;
 }
 

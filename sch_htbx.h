@@ -14,6 +14,7 @@
 #include <linux/xarray.h>
 #include <net/sch_generic.h>
 #include <net/gen_stats.h>
+#include <net/netlink.h>
 
 #include "htbx_core.h"
 #include "htbx_share.h"
@@ -240,7 +241,8 @@ struct Qdisc *htbx_new_leaf(struct Qdisc *sch, unsigned int i, u32 classid,
  *   htbx_setup_early(sch)		a front's init, first
  *   htbx_setup(sch, mq, extack)	then, the request validated
  *   htbx_qdisc_set(sch, defcls, r2q, direct_qlen, extack)
- *					the qdisc's options (NULL: kept)
+ *					the qdisc's options (NULL: kept;
+ *					htbx_nla_u32_or_null() gives them)
  *   htbx_class_set(sch, classid, parentid, arg, params, rate_est,
  *		    extack)		a class made (*arg NULL) or changed;
  *					values beyond htbx's range held to it
@@ -248,6 +250,12 @@ struct Qdisc *htbx_new_leaf(struct Qdisc *sch, unsigned int i, u32 classid,
  *   htbx_class_stats(sch, cl, d, xs)	a class's statistics but its xstats,
  *					which the front puts in its form
  */
+/* The u32 of attribute @a, or NULL where it is absent: htbx_qdisc_set()'s. */
+static inline const u32 *htbx_nla_u32_or_null(const struct nlattr *a)
+{
+	return a ? nla_data(a) : NULL;
+}
+
 void htbx_setup_early(struct Qdisc *sch);
 int htbx_setup(struct Qdisc *sch, bool mq, struct netlink_ext_ack *extack);
 void htbx_qdisc_set(struct Qdisc *sch, const u32 *defcls, const u32 *r2q,

@@ -1625,25 +1625,12 @@ void htbx_qdisc_set(struct Qdisc *sch, const u32 *defcls, const u32 *r2q,
 	htbx_report(extack, adj, &w);
 }
 
-/* A value of @tb, or NULL where it is absent. */
-static const u32 *htbx_u32_or_null(struct nlattr **tb, int type)
-{
-	return tb[type] ? nla_data(tb[type]) : NULL;
-}
-
-/* htbx's qdisc request: absent options keep their value. */
-static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
-		       struct netlink_ext_ack *extack)
+/* htbx's qdisc options, parsed into @tb: absent ones keep their value. */
+static int htbx_qdisc_opts(struct Qdisc *sch, struct nlattr **tb,
+			   struct netlink_ext_ack *extack)
 {
 	struct htbx_sched *q = qdisc_priv(sch);
-	struct nlattr *tb[TCA_HTBX_MAX + 1];
-	int err;
 
-	if (!opt)
-		return 0;
-	err = htbx_parse(opt, tb, htbx_qdisc_policy, extack);
-	if (err < 0)
-		return err;
 	if (tb[TCA_HTBX_OFFLOAD]) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_HTBX_OFFLOAD],
 				    "offload is not supported by htbx (use htb offload)");
@@ -1654,10 +1641,24 @@ static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
 				    "mq is chosen when the qdisc is made (tc qdisc add or replace of another kind)");
 		return -EINVAL;
 	}
-	htbx_qdisc_set(sch, htbx_u32_or_null(tb, TCA_HTBX_DEFCLS),
-		       htbx_u32_or_null(tb, TCA_HTBX_R2Q),
-		       htbx_u32_or_null(tb, TCA_HTBX_DIRECT_QLEN), extack);
+	htbx_qdisc_set(sch, htbx_nla_u32_or_null(tb[TCA_HTBX_DEFCLS]),
+		       htbx_nla_u32_or_null(tb[TCA_HTBX_R2Q]),
+		       htbx_nla_u32_or_null(tb[TCA_HTBX_DIRECT_QLEN]), extack);
 	return 0;
+}
+
+static int htbx_change(struct Qdisc *sch, struct nlattr *opt,
+		       struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[TCA_HTBX_MAX + 1];
+	int err;
+
+	if (!opt)
+		return 0;
+	err = htbx_parse(opt, tb, htbx_qdisc_policy, extack);
+	if (err < 0)
+		return err;
+	return htbx_qdisc_opts(sch, tb, extack);
 }
 
 /* Process context: the event budget ran out, run the queue again. */
@@ -1752,7 +1753,7 @@ static int htbx_init(struct Qdisc *sch, struct nlattr *opt,
 	err = htbx_setup(sch, tb[TCA_HTBX_MQ], extack);
 	if (err)
 		return err;
-	return htbx_change(sch, opt, extack);
+	return htbx_qdisc_opts(sch, tb, extack);
 }
 
 /* The device uses @n TX queues from now on (ethtool -L). */
