@@ -1899,8 +1899,8 @@ static struct Qdisc_ops htbx_htb_qdisc_ops __read_mostly = {
  * loaded while they exist); new ones are sch_htb's again.
  */
 static DEFINE_MUTEX(htbx_htb_mutex);
-static bool htbx_htb_on;	/* the parameter */
-static bool htbx_htb_registered;
+/* the parameter; while htbx_loaded, the kind is registered exactly then */
+static bool htbx_htb_on;
 static bool htbx_loaded;	/* module init done: the parameter acts */
 
 /*
@@ -1929,15 +1929,12 @@ static int htbx_htb_param_set(const char *val, const struct kernel_param *kp)
 	if (err)
 		return err;
 	mutex_lock(&htbx_htb_mutex);
-	if (htbx_loaded && on && !htbx_htb_registered)
+	if (htbx_loaded && on && !htbx_htb_on)
 		err = htbx_htb_register();
-	else if (htbx_loaded && !on && htbx_htb_registered)
+	else if (htbx_loaded && !on && htbx_htb_on)
 		unregister_qdisc(&htbx_htb_qdisc_ops);
-	if (!err) {
+	if (!err)
 		htbx_htb_on = on;
-		if (htbx_loaded)
-			htbx_htb_registered = on;
-	}
 	mutex_unlock(&htbx_htb_mutex);
 	return err;
 }
@@ -1964,7 +1961,6 @@ static int __init htbx_module_init(void)
 			unregister_qdisc(&htbx_qdisc_ops);
 			return err;
 		}
-		htbx_htb_registered = true;
 	}
 	htbx_loaded = true;
 	mutex_unlock(&htbx_htb_mutex);
@@ -1975,10 +1971,9 @@ static void __exit htbx_module_exit(void)
 {
 	/* the parameter's file outlives this: from here on it acts no more */
 	mutex_lock(&htbx_htb_mutex);
-	htbx_loaded = false;
-	if (htbx_htb_registered)
+	if (htbx_htb_on)
 		unregister_qdisc(&htbx_htb_qdisc_ops);
-	htbx_htb_registered = false;
+	htbx_loaded = false;
 	mutex_unlock(&htbx_htb_mutex);
 	unregister_qdisc(&htbx_qdisc_ops);
 }
