@@ -539,6 +539,9 @@ rate_get() {
 		grep . || echo 0
 }
 
+# module_loaded MODULE: MODULE is loaded (a module, not built in).
+module_loaded() { grep -q "^$1 " /proc/modules; }
+
 # load_qdisc_mod MODULE: modprobe it (a no-op for built-in ones). Status 1,
 # with modprobe's message in LOAD_ERR, when the guest does not have it.
 load_qdisc_mod() {

@@ -21,8 +21,6 @@ DST=10.99.0.2
 TMPD=/tmp/htbx-module.$$
 mkdir -p "$TMPD"
 
-mod_loaded() { grep -q '^sch_htbx ' /proc/modules; }
-
 # cls_field DEV CLASSID: "bytes packets" of one class (tc -s class show).
 cls_sent() {
 	"$TC" -s class show dev "$1" classid "$2" |
@@ -85,10 +83,10 @@ expect_fail() {
 
 # --- load, autoload, unload refused while in use ------------------------------
 
-if mod_loaded; then
+if module_loaded sch_htbx; then
 	rmmod sch_htbx 2>/dev/null
 fi
-if "$TC" qdisc add dev lo root handle 1: htbx default 10 && mod_loaded; then
+if "$TC" qdisc add dev lo root handle 1: htbx default 10 && module_loaded sch_htbx; then
 	ok "tc qdisc add ... htbx autoloads sch_htbx"
 else
 	fail "tc qdisc add ... htbx autoloads sch_htbx" "$(cat /proc/modules | grep htbx)"
@@ -642,7 +640,7 @@ else
 		"$(cat "$TMPD/cycles.out")" "$("$TC" qdisc show dev lo)"
 fi
 check "rmmod after the cycles" rmmod sch_htbx
-if mod_loaded; then
+if module_loaded sch_htbx; then
 	fail "sch_htbx gone from /proc/modules"
 else
 	ok "sch_htbx gone from /proc/modules"

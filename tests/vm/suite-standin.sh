@@ -44,8 +44,7 @@ W=/tmp/htbx-standin.$$
 mkdir -p "$W"
 trap 'netns_cleanup; rm -rf "$W"' EXIT
 
-loaded() { grep -q "^$1 " /proc/modules; }
-unload() { rmmod "$@" 2>/dev/null; for _m in "$@"; do ! loaded "$_m" || return 1; done; }
+unload() { rmmod "$@" 2>/dev/null; for _m in "$@"; do ! module_loaded "$_m" || return 1; done; }
 
 if ! modinfo -F parm sch_htbx 2>/dev/null | grep -q '^htb:'; then
 	fail "sch_htbx has the parameter htb" "$(modinfo sch_htbx 2>&1)"
@@ -60,7 +59,7 @@ modprobe sch_htb || { fail "modprobe sch_htb (the kernel's)"; exit 1; }
 dmesg -C 2>/dev/null
 if modprobe sch_htbx htb=1 2>"$W/err"; then
 	fail "modprobe sch_htbx htb=1 refused while sch_htb is loaded" "$(dmesg | tail -n 5)"
-elif loaded sch_htbx; then
+elif module_loaded sch_htbx; then
 	fail "a refused modprobe leaves nothing loaded" "$(grep sch_htb /proc/modules)"
 elif ! dmesg | grep -q "kind htb is the kernel's sch_htb's"; then
 	fail "the refusal says why" "$(dmesg | tail -n 5)" "$(cat "$W/err")"
@@ -122,7 +121,7 @@ if ! unload sch_htb; then
 fi
 check "1 into $PARAM once sch_htb is gone" sh -c "echo 1 >$PARAM"
 setup_tree "$W/standin"
-if loaded sch_htb; then
+if module_loaded sch_htb; then
 	fail "the htb commands loaded the kernel's sch_htb" "$(grep sch_htb /proc/modules)"
 elif ! tc_a qdisc show dev "$VETH_A" | grep -q '^qdisc htb 1: root'; then
 	fail "htbx serves kind htb" "$(tc_a qdisc show dev "$VETH_A")"
@@ -162,7 +161,7 @@ if printf '%s\n' "$x" | grep -Eq 'lended: [1-9][0-9]* borrowed: 0 giants: 0' &&
 else
 	fail "1:20's xstats are htb's" "$x"
 fi
-if loaded sch_htb; then
+if module_loaded sch_htb; then
 	fail "sch_htb stays unloaded under traffic" "$(grep sch_htb /proc/modules)"
 else
 	ok "sch_htb stays unloaded: htbx served every htb request"
@@ -181,7 +180,7 @@ if [ -e "$HTBX_TOP/build/tdc-htb/htb.json" ]; then
 		sed -e 's/^ok - /ok - the kernel'"'"'s tdc htb case /' \
 		    -e 's/^not ok - /not ok - the kernel'"'"'s tdc htb case /' \
 		    -e 's/^\([0-9]* passed, [0-9]* failed\)$/# the kernel'"'"'s tdc htb cases: \1/'
-	if loaded sch_htb; then
+	if module_loaded sch_htb; then
 		fail "the tdc htb cases ran on htbx" "$(grep sch_htb /proc/modules)"
 	fi
 else
@@ -220,7 +219,7 @@ in_b "$TC" qdisc del dev "$VETH_B" root 2>/dev/null
 check "0 into $PARAM" sh -c "echo 0 >$PARAM"
 check "a new htb qdisc once htbx stands aside" \
 	in_b "$TC" qdisc add dev "$VETH_B" root handle 3: htb default 1
-if loaded sch_htb && tc_a class show dev "$VETH_A" | grep -q 'class htb 1:20'; then
+if module_loaded sch_htb && tc_a class show dev "$VETH_A" | grep -q 'class htb 1:20'; then
 	ok "the new qdisc is the kernel's sch_htb's, the one made before still htbx's"
 else
 	fail "the new qdisc is the kernel's sch_htb's, the one made before still htbx's" \
