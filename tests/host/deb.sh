@@ -83,15 +83,6 @@ if [ -z "$miss" ] && ! grep -q 'q_htbx\|/man/' "$tmp/dkms.list"; then
 else
 	fail "sch-htbx-dkms contents" "missing:$miss" "$(cat "$tmp/dkms.list")"
 fi
-# htbx in htb's place: offered, not done (every line commented out)
-mp=/etc/modprobe.d/sch-htbx-dkms.conf
-dpkg-deb -x "$dkms_deb" "$tmp/mp"
-if grep -qx "$mp" "$tmp/dkms.list" && grep -q '^#options sch_htbx htb=1$' "$tmp/mp$mp" &&
-   ! grep -qv '^#' "$tmp/mp$mp"; then
-	ok "sch-htbx-dkms ships $mp, htbx in htb's place commented out"
-else
-	fail "sch-htbx-dkms ships $mp, every line commented" "$(cat "$tmp/mp$mp" 2>&1)"
-fi
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 if grep -qx "/usr/lib/$ma/tc/q_htbx.so" "$tmp/tc.list" &&
    grep -qx /usr/share/man/man8/tc-htbx.8.gz "$tmp/tc.list" &&
@@ -121,6 +112,14 @@ fi
 # trixie-backports' in deb-trixie.sh); bullseye, sid and the test kernels
 # built from source have no package test, lines/kmake builds for them.
 dpkg-deb -x "$dkms_deb" "$tmp/root"
+# htbx in htb's place: offered, not done (every line commented out)
+mp=/etc/modprobe.d/sch-htbx-dkms.conf
+if grep -qx "$mp" "$tmp/dkms.list" && grep -q '^#options sch_htbx htb=1$' "$tmp/root$mp" &&
+   ! grep -qv '^#' "$tmp/root$mp"; then
+	ok "sch-htbx-dkms ships $mp, htbx in htb's place commented out"
+else
+	fail "sch-htbx-dkms ships $mp, every line commented" "$(cat "$tmp/root$mp" 2>&1)"
+fi
 conf=$tmp/root$src/dkms.conf
 # shellcheck disable=SC1090
 ( set +u; . "$conf" && [ "$PACKAGE_NAME" = sch_htbx ] && [ "$PACKAGE_VERSION" = "$ver" ] ) &&
@@ -225,14 +224,16 @@ unshare --mount --propagation private bash -c '
 	chroot "$w/m" /bin/sh /x/steps.sh
 ' _ "$w" "$root" "$tmp" >"$tmp/steps.log" 2>&1
 res() { awk -v s="$1" '$1 == s { print $2 }' "$tmp/results"; }
-# warned KREL: dkms's build for KREL logged warnings, or no log was kept
+# warned KREL: dkms's build for KREL logged warnings, or no log was kept;
+# make_log KREL: its warnings, for a failure's details
 warned() { [ ! -s "$tmp/out/$1/make.log" ] || grep -qi warning "$tmp/out/$1/make.log"; }
+make_log() { echo "dkms's make.log: $(grep -i -B2 -A2 warning "$tmp/out/$1/make.log" 2>/dev/null || echo none kept)"; }
 if [ "$(res install)" = 0 ] && grep -q "sch_htbx/$ver, $k1, .*installed" "$tmp/dkms-status-1" && ! warned "$k1"; then
 	ok "$suite: apt install ./*.deb builds and installs sch_htbx $ver for $k1 through dkms (no warnings)"
 else
 	fail "$suite: apt install ./*.deb builds through dkms" "$(tail -n 25 "$tmp/apt-install.log" 2>/dev/null)" \
 		"$(cat "$tmp/dkms-status-1" "$tmp/steps.log" 2>/dev/null)" \
-		"dkms's make.log: $(grep -i -B2 -A2 warning "$tmp/out/$k1/make.log" 2>/dev/null || echo none kept)"
+		"$(make_log "$k1")"
 fi
 ko1=$(ls "$tmp/out/$k1/"sch_htbx.ko* 2>/dev/null | head -n 1)
 signer=$([ -n "$ko1" ] && modinfo -F signer "$ko1" 2>/dev/null)
@@ -247,7 +248,7 @@ for k in "${later[@]}"; do
 	else
 		fail "$suite: a second kernel's headers ($k): autoinstall" "$(tail -n 25 "$tmp/apt-headers-$k.log" 2>/dev/null)" \
 			"$(cat "$tmp/dkms-status-$k" 2>/dev/null)" \
-			"dkms's make.log: $(grep -i -B2 -A2 warning "$tmp/out/$k/make.log" 2>/dev/null || echo none kept)"
+			"$(make_log "$k")"
 	fi
 done
 if [ "$(res remove)" = 0 ] && [ "$(res left)" = 0 ]; then
