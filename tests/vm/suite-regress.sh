@@ -183,8 +183,8 @@ for _i in $(seq 0 63); do _flows="$_flows $((6000 + _i)),rate=100kbit"; done
 cat >"$TMPD/wide.sh" <<EOF
 d=wq\$\$
 # IPv6 off: its router solicitations and reports would be counted too
-echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6
-echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
+echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6 2>/dev/null
+echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6 2>/dev/null
 run() {
 	for s in "\$@"; do
 		$TC \$s || { echo "step: tc \$s"; exit 1; }
