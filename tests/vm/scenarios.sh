@@ -77,13 +77,26 @@ sc_class()
 # The receiver's window starts with the first packet; the sender runs two
 # seconds longer than the window so that the tail is still saturated.
 # sc_flows_start/sc_flows_finish split it for changes made under traffic.
+# A FLOW without a rate is offered at $SC_OFFER when that is set, else as
+# fast as the sender can. A steady pace above what the tree gives the flow
+# keeps its class backlogged as a flood does, and under --icount a flood
+# costs host time for every packet the qdisc drops: each second of one is
+# a second of guest CPU, where a paced flow leaves the guest idle and
+# --icount skips the idle time (the rate suites set SC_OFFER).
 sc_flows_start()
 {
-	local secs="$1" warm="$2" f ports=""
+	local secs="$1" warm="$2" f ports="" n="$#"
 	shift 2
+	n=$((n - 2))
 	for f in "$@"; do
 		ports="$ports ${f%%,*}"
+		case $f in
+		*,rate=*) ;;
+		*) [ -n "${SC_OFFER:-}" ] && f="$f,rate=$SC_OFFER" ;;
+		esac
+		set -- "$@" "$f"
 	done
+	shift "$n"
 	rm -f "$SC_JSON"
 	# bg_in_ns: BG_PID is the process to wait for; lib.sh's cleanup kills
 	# leftovers.

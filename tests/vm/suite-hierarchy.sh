@@ -14,11 +14,15 @@
 #   - ceil caps: 1:10 5/ceil 15 never exceeds 15, alone or not
 #   - prio: 1:10 prio 0 takes the excess before 1:20 prio 1
 #   - DRR: equal rates, quantum 1514 vs 3028: the excess splits 1:2
+# Under --icount each window is 2 virtual seconds, the first half second
+# left out.
 
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/scenarios.sh"
 
 sc_init
+# Each flow offered at 60 mbit: above the 40 the root gives, steadily.
+SC_OFFER=60mbit
 
 # tree KIND "A-OPTS" "B-OPTS": the tree above; options use '+' for spaces.
 # shellcheck disable=SC2086
@@ -42,7 +46,7 @@ pair()
 {
 	local kind
 	for kind in $SC_KINDS; do
-		sc_try "$kind" tree "$2" "$3" -- 3 1 5001 5002
+		sc_try "$kind" tree "$2" "$3" -- 2 0.5 5001 5002
 		eval "a_$kind=$(sc_mbit 5001) b_$kind=$(sc_mbit 5002)"
 	done
 }
@@ -52,7 +56,7 @@ alone()
 {
 	local kind
 	for kind in $SC_KINDS; do
-		sc_try "$kind" tree "$1" "$2" -- 3 1 5001
+		sc_try "$kind" tree "$1" "$2" -- 2 0.5 5001
 		eval "a_$kind=$(sc_mbit 5001)"
 	done
 }

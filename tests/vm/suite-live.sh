@@ -13,6 +13,9 @@
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/scenarios.sh"
 
 sc_init
+# Flows without a rate offered at 40 mbit: above the 10 and 20 of the
+# classes they saturate, steadily.
+SC_OFFER=40mbit
 
 # --- live rate change -----------------------------------------------------------
 # 7 s window; the change is made 3 s in. Seconds 0-2 at 10, 4-6 at 20.

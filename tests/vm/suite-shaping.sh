@@ -10,7 +10,9 @@
 #   - the default class, and the direct queue (default names no class)
 #   - classification by u32 (dst port) and by fw (SO_MARK)
 #
-# Deterministic under --icount; the windows are 2-3 virtual seconds.
+# Deterministic under --icount (rates within 0.1 % in a window): each
+# window is 2 virtual seconds, the first half second left out, and each
+# flow is offered at a steady pace above its class's rate, not flooded.
 
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
 . "${HTBX_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/scenarios.sh"
@@ -27,9 +29,11 @@ one_class()	# KIND RATE [CLASS OPTS...]
 	sc_class "$kind" 1: 1:10 rate "$rate" ceil "$rate" "$@"
 }
 
+# Each flow is offered at twice what its class may send (SC_OFFER).
 for r in 5 20 50; do
+	SC_OFFER=$((2 * r))mbit
 	for kind in htbx htb; do
-		sc_try "$kind" one_class "${r}mbit" burst 15k -- 3 1 5001
+		sc_try "$kind" one_class "${r}mbit" burst 15k -- 2 0.5 5001
 		eval "m_$kind=$(sc_mbit 5001)"
 	done
 	sc_report "one class ${r}mbit burst 15k" "$r" 2 "$m_htbx" "$m_htb"
@@ -41,13 +45,14 @@ done
 # to show what the time-based default buys.
 
 r=200
-sc_try htbx one_class "${r}mbit" -- 3 1 5001
+SC_OFFER=400mbit
+sc_try htbx one_class "${r}mbit" -- 2 0.5 5001
 x_def=$(sc_mbit 5001)
-sc_try htb one_class "${r}mbit" -- 3 1 5001
+sc_try htb one_class "${r}mbit" -- 2 0.5 5001
 h_def=$(sc_mbit 5001)
-sc_try htbx one_class "${r}mbit" burst 1600 cburst 1600 -- 3 1 5001
+sc_try htbx one_class "${r}mbit" burst 1600 cburst 1600 -- 2 0.5 5001
 x_mtu=$(sc_mbit 5001)
-sc_try htb one_class "${r}mbit" burst 25k cburst 25k -- 3 1 5001
+sc_try htb one_class "${r}mbit" burst 25k cburst 25k -- 2 0.5 5001
 h_1ms=$(sc_mbit 5001)
 line="default burst ${r}mbit: htbx $(sc_fmt "$x_def") mbit ($(sc_err "$x_def" $r)%) | htb tc-default $(sc_fmt "$h_def") ($(sc_err "$h_def" $r)%); htbx burst 1600 $(sc_fmt "$x_mtu") ($(sc_err "$x_mtu" $r)%), htb burst 25k $(sc_fmt "$h_1ms") ($(sc_err "$h_1ms" $r)%)"
 if sc_near "$x_def" $r 2; then ok "$line"; else fail "$line"; fi
@@ -62,8 +67,9 @@ two_classes()	# KIND DEFAULT
 	sc_class "$kind" 1: 1:20 rate 10mbit ceil 10mbit burst 15k
 }
 
+SC_OFFER=20mbit
 for kind in htbx htb; do
-	sc_try "$kind" two_classes 20 -- 3 1 5001
+	sc_try "$kind" two_classes 20 -- 2 0.5 5001
 	eval "m_$kind=$(sc_mbit 5001)"
 	eval "p10_$kind=$(sc_class_pkts 1:10)"
 	eval "p20_$kind=$(sc_class_pkts 1:20)"
@@ -80,7 +86,7 @@ fi
 # and is counted in direct_packets_stat.
 
 for kind in htbx htb; do
-	sc_try "$kind" two_classes 99 -- 3 1 5001,rate=30mbit
+	sc_try "$kind" two_classes 99 -- 2 0.5 5001,rate=30mbit
 	eval "m_$kind=$(sc_mbit 5001)"
 	eval "d_$kind=$(sc_direct_pkts)"
 	eval "p_$kind=$(($(sc_class_pkts 1:10) + $(sc_class_pkts 1:20)))"
@@ -113,14 +119,14 @@ by_fw()
 }
 
 for kind in htbx htb; do
-	sc_try "$kind" by_u32 -- 3 1 5001 5002
+	sc_try "$kind" by_u32 -- 2 0.5 5001 5002
 	eval "a_$kind=$(sc_mbit 5001) b_$kind=$(sc_mbit 5002)"
 done
 line="u32 dport: 5001->1:10 (5mbit) htbx $(sc_fmt "$a_htbx") ($(sc_err "$a_htbx" 5)%), 5002->1:20 (10mbit) htbx $(sc_fmt "$b_htbx") ($(sc_err "$b_htbx" 10)%) | htb $(sc_fmt "$a_htb") $(sc_fmt "$b_htb")"
 if sc_near "$a_htbx" 5 2 && sc_near "$b_htbx" 10 2; then ok "$line"; else fail "$line"; fi
 
 for kind in htbx htb; do
-	sc_try "$kind" by_fw -- 3 1 5001,mark=10 5002,mark=20
+	sc_try "$kind" by_fw -- 2 0.5 5001,mark=10 5002,mark=20
 	eval "a_$kind=$(sc_mbit 5001) b_$kind=$(sc_mbit 5002)"
 done
 line="fw mark: 10->1:10 (5mbit) htbx $(sc_fmt "$a_htbx") ($(sc_err "$a_htbx" 5)%), 20->1:20 (10mbit) htbx $(sc_fmt "$b_htbx") ($(sc_err "$b_htbx" 10)%) | htb $(sc_fmt "$a_htb") $(sc_fmt "$b_htb")"
