@@ -131,14 +131,21 @@ line-modules: kernels
 built-modules:
 	$(call build_modules,$(foreach r,$(BUILT_KRELS),$(call cache_tree,$(r))))
 
+# Each build's output is kept in build/<release>/build.log, and
+# build.scratch marks a build that found no object of an earlier one: the
+# host job "build" of make check reads those instead of building again.
 define build_modules
 	$(Q)set -e; for kd in $(1); do \
 		rel=$(call krel_of,$$kd); \
 		out=$(TOP)/build/$$rel; mkdir -p $$out; \
 		for f in $(MODULE_SRCS); do ln -sfn $(TOP)/$$f $$out/$$f; done; \
 		echo "  MODULE  build/$$rel/sch_htbx.ko"; \
-		$(TOP)/lines/kmake $$kd $(MAKEFLAGS_SUB) M=$$out HTBX_VERSION=$(VERSION) \
-			$(call nobtf_of,$$kd) $(if $(V),V=$(V)) modules; \
+		rm -f $$out/build.scratch; \
+		ls $$out/*.o >/dev/null 2>&1 || touch $$out/build.scratch; \
+		rc=0; $(TOP)/lines/kmake $$kd $(MAKEFLAGS_SUB) M=$$out HTBX_VERSION=$(VERSION) \
+			$(call nobtf_of,$$kd) $(if $(V),V=$(V)) modules >$$out/build.log 2>&1 || rc=$$?; \
+		cat $$out/build.log; \
+		[ $$rc = 0 ] || { rm -f $$out/build.scratch; exit $$rc; }; \
 	done
 endef
 
