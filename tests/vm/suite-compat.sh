@@ -8,11 +8,11 @@
 # the kind:
 #
 #   - the exit status of every command;
-#   - text: `tc [-s] [-d] qdisc|class show` (4 views, each qdisc and class
+#   - text: `tc [-s [-d]] qdisc|class show` (3 views, each qdisc and class
 #     show), with the host's tc (iproute2 6.1) and, when lines/fetch-tc
 #     has staged it, trixie's tc 6.15 (the tc 6.2 text layout), run in the
 #     guest with trixie's loader;
-#   - JSON: `tc -j [-s] [-d] qdisc|class show` with tc 6.15 (4 views; tc
+#   - JSON: `tc -j [-s [-d]] qdisc|class show` with tc 6.15 (3 views; tc
 #     6.1 has no class JSON), and `tc -j [-s -d] qdisc show` with tc 6.1.
 #
 # Allowed differences, all of them (README.md "Migrating from htb"):
@@ -145,7 +145,9 @@ flags() {
 	[ "$1" = - ] || echo "$1" | tr '_' ' '
 }
 
-# views DIR DEV: every view of DEV: 61.FLAGS.txt and TAG.FLAGS.txt for
+# views DIR DEV: every view of DEV (plain, -s, and -s -d, which prints
+# all that -d alone does: htbx's own -d fields and htb's ver are held
+# to -d in both it and plain): 61.FLAGS.txt and TAG.FLAGS.txt for
 # each other tc (qdisc then classes, one tc -batch run each: another
 # suite's tc takes long to start in the guest), TAG.FLAGS.json (with class
 # JSON) or TAG.qdisc.FLAGS.json, 61.qdisc.FLAGS.json (tc 6.1 prints
@@ -153,17 +155,17 @@ flags() {
 views() {
 	_d=$1 _dev=$2
 	printf 'qdisc show dev %s\nclass show dev %s\n' "$_dev" "$_dev" >"$_d/batch"
-	for _f in - -s -d -s_-d; do
+	for _f in - -s -s_-d; do
 		# shellcheck disable=SC2046
 		"$TC61" -n "$CNS" $(flags $_f) -b "$_d/batch" >"$_d/61.$_f.txt" 2>&1
 	done
 	for _s in $XTCS; do
 		eval "_t=\$XTC_$_s _j=\$XJ_$_s"
-		for _f in - -s -d -s_-d; do
+		for _f in - -s -s_-d; do
 			# shellcheck disable=SC2046
 			"$_t" -n "$CNS" $(flags $_f) -b "$_d/batch" >"$_d/$_s.$_f.txt" 2>&1
 		done
-		for _f in -j -j_-s -j_-d -j_-s_-d; do
+		for _f in -j -j_-s -j_-s_-d; do
 			if [ -n "$_j" ]; then
 				# shellcheck disable=SC2046
 				"$_t" -n "$CNS" $(flags $_f) -b "$_d/batch" >"$_d/$_s.$_f.json" 2>&1
@@ -309,16 +311,15 @@ run_seq() {
 			"$(diff "$W/$_name/htb/cmds" "$W/$_name/htbx/cmds" | head -n 20)" \
 			"htbx stderr: $(head -c 600 "$W/$_name/htbx/stderr")"
 	fi
-	compare "$_name" "text, tc $V61" text 61.-.txt 61.-s.txt 61.-d.txt 61.-s_-d.txt
+	compare "$_name" "text, tc $V61" text 61.-.txt 61.-s.txt 61.-s_-d.txt
 	for _s in $XTCS; do
 		eval "_v=\$XV_$_s _j=\$XJ_$_s"
-		compare "$_name" "text, tc $_v" text $_s.-.txt $_s.-s.txt $_s.-d.txt $_s.-s_-d.txt
+		compare "$_name" "text, tc $_v" text $_s.-.txt $_s.-s.txt $_s.-s_-d.txt
 		if [ -n "$_j" ]; then
-			compare "$_name" "JSON, tc $_v" json $_s.-j.json $_s.-j_-s.json $_s.-j_-d.json \
-				$_s.-j_-s_-d.json
+			compare "$_name" "JSON, tc $_v" json $_s.-j.json $_s.-j_-s.json $_s.-j_-s_-d.json
 		else
 			compare "$_name" "qdisc JSON, tc $_v" json $_s.qdisc.-j.json $_s.qdisc.-j_-s.json \
-				$_s.qdisc.-j_-d.json $_s.qdisc.-j_-s_-d.json
+				$_s.qdisc.-j_-s_-d.json
 		fi
 	done
 	compare "$_name" "qdisc JSON, tc $V61" json 61.qdisc.-j.json 61.qdisc.-j_-s_-d.json
