@@ -111,12 +111,19 @@ DEV=mq0
 # ceiling. Each pause of the lower prio's queue lets the others lend up
 # to half the parent's burst (design/multiqueue.md, published prios);
 # on plain TCG lines/vm interleaves the vCPUs on one host thread, so
-# the queue 0 vCPU pauses whenever another runs: 2026-12-05, CI's load,
-# -smp 4 on 7.3, 1:20 took 6.130 of 5 (2.8 % of the ceiling more).
+# the queue 0 vCPU pauses whenever another runs: -smp 4 on 7.3, 1:20
+# took 6.130 of 5 (2.8 % of the ceiling more) under CI's load, 7.122
+# (5.3 %) beside the debug boot.
+# EST_PCT: how far a leaf's class estimator may read from what the class
+# sent in the window. The kernel's estimator counts bytes per timer tick
+# and takes each tick to be on time; on plain TCG a vCPU's timer runs
+# late whenever the host thread serves the others, and the estimate
+# reads high (-smp 4 beside the debug boot: fq's 13.0 for 10.0). Under
+# --icount the ticks are on time.
 if [ "${HTBX_ICOUNT:-0}" = 1 ]; then
-	CEIL_LO=1 CEIL_HI=1 SHARE_LO=2 SHARE_HI=2 PRIO_HI=2 LIMIT=10000
+	CEIL_LO=1 CEIL_HI=1 SHARE_LO=2 SHARE_HI=2 PRIO_HI=2 LIMIT=10000 EST_PCT=15
 else
-	CEIL_LO=10 CEIL_HI=1 SHARE_LO=10 SHARE_HI=2 PRIO_HI=5 LIMIT=1000
+	CEIL_LO=10 CEIL_HI=1 SHARE_LO=10 SHARE_HI=2 PRIO_HI=8 LIMIT=1000 EST_PCT=50
 fi
 ACCT_MIN=95
 PG=/proc/net/pktgen
@@ -835,10 +842,11 @@ for leaf in "pfifo limit 100" "bfifo limit 100000" "fq_codel flows 64 limit 500"
 	# 1:10's estimator (its per-CPU count, fed by the leaf's copies)
 	if ! judged "leaves: $kind: 1:10's rate estimator"; then
 		:
-	elif awk -v e="$est" -v a="$a" 'BEGIN { exit !(a > 0 && e >= 0.85 * a && e <= 1.15 * a) }'; then
-		ok "leaves: $kind: 1:10's rate estimator $est mbit (1:10 sent $a)"
+	elif awk -v e="$est" -v a="$a" -v p="$EST_PCT" \
+		'BEGIN { exit !(a > 0 && e >= (1 - p / 100) * a && e <= (1 + p / 100) * a) }'; then
+		ok "leaves: $kind: 1:10's rate estimator $est mbit (1:10 sent $a, within $EST_PCT %)"
 	else
-		fail "leaves: $kind: 1:10's rate estimator" "$est mbit, 1:10 sent $a mbit over the window (15 %)"
+		fail "leaves: $kind: 1:10's rate estimator" "$est mbit, 1:10 sent $a mbit over the window ($EST_PCT %)"
 	fi
 done
 # red's dump lacks its init's table (TCA_RED_STAB): it cannot be copied
