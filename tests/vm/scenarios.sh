@@ -85,9 +85,9 @@ sc_class()
 # --icount skips the idle time (the rate suites set SC_OFFER).
 sc_flows_start()
 {
-	local secs="$1" warm="$2" f ports="" n="$#"
+	local secs="$1" warm="$2" f ports="" n
 	shift 2
-	n=$((n - 2))
+	n=$#
 	for f in "$@"; do
 		ports="$ports ${f%%,*}"
 		case $f in

@@ -5,8 +5,7 @@
 # suite-fuzz.sh - tools/bin/htbx-fuzz on this kernel: a seeded run of
 # HTBX_FUZZ_OPS operations (default 10000, 5000 on debug; valid and mutated
 # qdisc, class and filter requests, size tables on root qdiscs, leaf
-# grafts of fifteen kinds,
-# device down/up, each round's namespace deleted with its trees inside, all
+# grafts of fifteen kinds, device down/up, each round's namespace deleted with its trees inside, all
 # under traffic), its invariants checked from dumps (see tools/htbx-fuzz.c);
 # then the same on 4-queue devices in mq mode (-q 4: a dummy and a veth
 # whose real TX queue count `ethtool -L` changes under traffic), as root and
@@ -30,8 +29,9 @@ seed=${HTBX_FUZZ_SEED:-1}
 # costs ten times what it does elsewhere (10 000 took 121 s there, 4-7 s
 # on a Debian line): the first 5000 of the same seed's sequence, the
 # mq-mode runs below whole. make fuzz-long sends 100 000 there.
-ops=${HTBX_FUZZ_OPS:-10000}
-[ "${HTBX_KLINE:-}" = debug ] && ops=${HTBX_FUZZ_OPS:-5000}
+ops=10000
+[ "${HTBX_KLINE:-}" = debug ] && ops=5000
+ops=${HTBX_FUZZ_OPS:-$ops}
 
 if [ ! -x "$FUZZ" ]; then
 	fail "htbx-fuzz is built" "missing: $FUZZ (make tools)"

@@ -10,7 +10,7 @@
 #   - the default class, and the direct queue (default names no class)
 #   - classification by u32 (dst port) and by fw (SO_MARK)
 #
-# Deterministic under --icount (rates within 0.1 % in a window): each
+# Deterministic under --icount (rates within 0.2 % in a window): each
 # window is 2 virtual seconds, the first half second left out, and each
 # flow is offered at a steady pace above its class's rate, not flooded.
 
