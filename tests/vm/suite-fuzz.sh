@@ -1,4 +1,5 @@
 # vm-args:
+# vm-args-debug: --icount
 # vm-kernels: debian debug kcsan
 # SPDX-License-Identifier: GPL-2.0
 #

@@ -1,5 +1,5 @@
 # vm-args: --icount
-# vm-args-debug: --timeout 1200
+# vm-args-debug: --icount --timeout 1200
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-module.sh - sch_htbx.ko as a kernel module: loading, configuration
@@ -293,9 +293,10 @@ else
 		fail "requeue: qlen and backlog 0 at the end" "$($T -s qdisc show dev $BUSY)"
 	fi
 	share=$(awk -v a="$b10" -v b="$b20" 'BEGIN { if (a + b) printf "%.2f", a * 100 / (a + b) }')
-	if [ "${HTBX_KLINE:-}" = debug ]; then
+	if [ "${HTBX_KLINE:-}" = debug ] && [ -z "${HTBX_ICOUNT:-}" ]; then
 		# plain TCG under KASAN: the sender cannot keep both classes
-		# backlogged (measured: 48.55 %, each class got what it offered)
+		# backlogged (measured: 48.55 %, each class got what it offered);
+		# under --icount it does (25.66 %)
 		skip "requeue: shares 1:3 within 5% (1:10 has $share% of the bytes)" \
 			"shares are not judged on the debug kernel"
 	elif within "$share" 25 5; then
