@@ -86,8 +86,10 @@ fi
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 if grep -qx "/usr/lib/$ma/tc/q_htbx.so" "$tmp/tc.list" &&
    grep -qx /usr/share/man/man8/tc-htbx.8.gz "$tmp/tc.list" &&
+   grep -qx /usr/lib/sqm/htbx_simple.qos "$tmp/tc.list" &&
+   grep -qx /usr/lib/sqm/htbx_simple.qos.help "$tmp/tc.list" &&
    ! grep -q '^/usr/src' "$tmp/tc.list"; then
-	ok "tc-htbx holds q_htbx.so where tc looks (/usr/lib/$ma/tc) and tc-htbx(8)"
+	ok "tc-htbx holds q_htbx.so where tc looks (/usr/lib/$ma/tc), tc-htbx(8) and sqm-scripts' htbx_simple.qos (/usr/lib/sqm)"
 else
 	fail "tc-htbx contents" "$(cat "$tmp/tc.list")"
 fi
