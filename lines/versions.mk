@@ -44,6 +44,14 @@ KBUILD_rt     := linux-kbuild-6.12.117+deb12
 # on every line, its rate windows only here.
 RATE_LINES    := 6.12 7.3
 
+# The lines whose suites asking for no clock in their vm-args boot with
+# the host's: TCG's guest clock follows the host's time, so it runs late
+# and jumps as a loaded host makes it (kcsan's multi-threaded TCG needs
+# it, and rt and 7.3 keep the qdisc's timers under it). On every other
+# line those suites join the line's --icount boot, where the guest's
+# idle time costs nothing and its figures repeat.
+WALLCLOCK_LINES := 7.3 rt kcsan
+
 # Kernels built from source by lines/build-kernel, booted as
 # `lines/vm --kernel <variant>`: Debian 12's own linux-source-6.1 at a
 # pinned version, configured as tinyconfig + the tests/kernel/*.config

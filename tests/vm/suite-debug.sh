@@ -1,5 +1,4 @@
 # vm-args: --timeout 600
-# vm-args-debug: --icount --timeout 600
 # vm-kernels: debian debug kcsan
 # SPDX-License-Identifier: GPL-2.0
 #

@@ -1,5 +1,4 @@
 # vm-args:
-# vm-args-debug: --icount
 # vm-kernels: debian debug kcsan
 # SPDX-License-Identifier: GPL-2.0
 #

@@ -1,5 +1,5 @@
 # vm-args: --icount --timeout 1500
-# vm-args-debug: --icount --timeout 1500
+# vm-args-debug: --timeout 1500
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-leaves.sh - every kind of leaf qdisc under htbx classes, each made

@@ -1,5 +1,5 @@
 # vm-args: --icount
-# vm-args-debug: --icount --timeout 1200
+# vm-args-debug: --timeout 1200
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-module.sh - sch_htbx.ko as a kernel module: loading, configuration

@@ -1,5 +1,4 @@
 # vm-args: --timeout 400
-# vm-args-debug: --icount --timeout 400
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-regress.sh - leaf qdiscs that drop from inside their own ->dequeue

@@ -1,5 +1,5 @@
 # vm-args:
-# vm-args-debug: --icount --timeout 300
+# vm-args-debug: --timeout 300
 # SPDX-License-Identifier: GPL-2.0
 #
 # suite-tdc.sh - the tc-testing (tdc) format cases of tests/tdc/*.json on
