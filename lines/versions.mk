@@ -48,8 +48,9 @@ RATE_LINES    := 6.12 7.3
 # the host's: TCG's guest clock follows the host's time, so it runs late
 # and jumps as a loaded host makes it (kcsan's multi-threaded TCG needs
 # it, and rt and 7.3 keep the qdisc's timers under it). On every other
-# line those suites join the line's --icount boot, where the guest's
-# idle time costs nothing and its figures repeat.
+# line their boot (tests/run-all's @group) runs under --icount with two
+# vCPUs, where the guest's idle time costs nothing and its figures
+# repeat.
 WALLCLOCK_LINES := 7.3 rt kcsan
 
 # Kernels built from source by lines/build-kernel, booted as
