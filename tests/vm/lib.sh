@@ -542,6 +542,24 @@ rate_get() {
 # module_loaded MODULE: MODULE is loaded (a module, not built in).
 module_loaded() { grep -q "^$1 " /proc/modules; }
 
+# ns_gone_then_rmmod NS_DESC RMMOD_DESC: a suite's last checks, after its
+# namespaces were deleted: NS_A is gone within 20 s (a tree left in a
+# namespace being torn down still goes away), then sch_htbx unloads within
+# 20 s (nothing of it left in use).
+ns_gone_then_rmmod() {
+	# shellcheck disable=SC2016
+	if wait_until 20 sh -c '! ip netns list | grep -q "$0"' "$NS_A"; then
+		ok "$1"
+	else
+		fail "$1" "$(ip netns list)"
+	fi
+	if wait_until 20 rmmod sch_htbx; then
+		ok "$2"
+	else
+		fail "$2" "$(lsmod | grep sch_htbx)"
+	fi
+}
+
 # load_qdisc_mod MODULE: modprobe it (a no-op for built-in ones). Status 1,
 # with modprobe's message in LOAD_ERR, when the guest does not have it.
 load_qdisc_mod() {

@@ -428,17 +428,7 @@ done
 # ------------------------------------------------------------ leftovers
 
 netns_cleanup
-# shellcheck disable=SC2016
-if wait_until 20 sh -c '! ip netns list | grep -q "$0"' "$NS_A"; then
-	ok "libreqos: namespaces deleted"
-else
-	fail "libreqos: namespaces deleted" "$(ip netns list)"
-fi
-if wait_until 20 rmmod sch_htbx; then
-	ok "libreqos: rmmod sch_htbx after use"
-else
-	fail "libreqos: rmmod sch_htbx after use" "$(lsmod | grep sch_htbx)"
-fi
+ns_gone_then_rmmod "libreqos: namespaces deleted" "libreqos: rmmod sch_htbx after use"
 rm -rf "$TMP"
 echo "# libreqos: $(secs $(($(uptime_cs) - START))) s of guest time"
 exit 0

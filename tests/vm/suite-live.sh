@@ -124,14 +124,4 @@ busy htbx >/dev/null 2>&1
 sc_flows_start 2 0 5002
 sc_flows_finish
 sc_fini
-# shellcheck disable=SC2016
-if wait_until 20 sh -c '! ip netns list | grep -q "$0"' "$NS_A"; then
-	ok "netns with an htbx tree deleted"
-else
-	fail "netns with an htbx tree deleted" "$(ip netns list)"
-fi
-if wait_until 20 rmmod sch_htbx; then
-	ok "rmmod sch_htbx after use"
-else
-	fail "rmmod sch_htbx after use" "$(lsmod | grep sch_htbx)"
-fi
+ns_gone_then_rmmod "netns with an htbx tree deleted" "rmmod sch_htbx after use"
