@@ -93,10 +93,11 @@ if [ "$ref_htbx" = ok ]; then ok "$line"; else fail "$line"; fi
 
 # --- qdisc replace under traffic --------------------------------------------------
 # KIND -> pfifo -> KIND (new handle, new tree) -> deleted, all while 5001
-# saturates. The last tree shapes to 10 mbit again: seconds 4-5. It is whole
-# some time after second 2 begins (the sender's start and three tc runs
-# later), and until its class exists the flow passes unshaped; so second 3
-# is not measured. The tree is deleted after the receiver's window.
+# saturates. The last tree shapes to 10 mbit again, measured from its
+# class's own counters over 2 s once the class exists (htbx-traffic
+# tcrate), not by the receiver's seconds: those read 10.4-10.8 mbit for
+# htbx and htb alike in two make check runs on a loaded host (9.98 and
+# 9.99 alone), whatever window was taken.
 
 for kind in $SC_KINDS; do
 	eval "rep_$kind=fail again_$kind=0"
@@ -108,10 +109,9 @@ for kind in $SC_KINDS; do
 	sc_tc qdisc replace dev "$SC_DEV" root handle 3: "$kind" default 10 &&
 	sc_tc class add dev "$SC_DEV" parent 3: classid 3:10 "$kind" \
 		rate 10mbit ceil 10mbit burst 15k && eval "rep_$kind=ok"
-	sleep 4
+	eval "again_$kind=$(rate_get "$(class_rates "$SC_DEV" 2 0.5)" 3:10)"
 	sc_tc qdisc del dev "$SC_DEV" root || eval "rep_$kind=fail"
 	sc_flows_finish
-	eval "again_$kind=$(sc_seconds_mean 5001 4 5)"
 done
 line="qdisc replace under traffic (kind->pfifo->kind->none): htbx $rep_htbx, new tree $(sc_fmt "$again_htbx") mbit ($(sc_err "$again_htbx" 10)%) | htb $rep_htb, $(sc_fmt "$again_htb")"
 if [ "$rep_htbx" = ok ] && sc_near "$again_htbx" 10 3; then ok "$line"; else fail "$line"; fi
